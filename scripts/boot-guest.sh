@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Boot one built variant under QEMU (virt, TCG) and keep the console log.
+# The guest runs the checks named in GUEST_CHECKS and powers off; a guest
+# that has not finished after BOOT_TIMEOUT seconds is killed and the log is
+# kept.  Exit status: QEMU's, or 124 when the guest was killed.
+#
+# usage: boot-guest.sh VARIANT CPU LOGNAME [EXTRA-KERNEL-ARGS...]
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: boot-guest.sh VARIANT CPU LOGNAME [ARGS...]}
+cpu=${2:?CPU model: max, neoverse-n1 (LSE) or cortex-a57 (LL/SC)}
+name=${3:?log name}
+shift 3
+out=$BUILD/out/$variant
+smp=${SMP:-4}
+mem=${MEM:-1G}
+timeout=${BOOT_TIMEOUT:-600}
+checks=${GUEST_CHECKS:-hotplug,percpu_test}
+log=$LOGS/$name.log
+
+[ -f "$out/arch/arm64/boot/Image" ] || die "$variant is not built"
+[ -f "$out/initramfs.cpio.gz" ] || die "$variant has no initramfs"
+# Pointer authentication is slow to emulate; the implementation-defined
+# algorithm keeps the feature at a fraction of the cost.
+[ "$cpu" = max ] && cpu=max,pauth-impdef=on
+mkdir -p "$LOGS"
+
+note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
+rc=0
+timeout --kill-after=10 "$timeout" \
+	qemu-system-aarch64 -machine virt,gic-version=3 -cpu "$cpu" -smp "$smp" -m "$mem" \
+		-nographic -monitor none -no-reboot \
+		-kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyAMA0 panic=-1 guest.checks=$checks $*" \
+		< /dev/null > "$log" 2>&1 || rc=$?
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "error: guest did not finish in ${timeout}s and was killed; log kept at $log" >&2
+	exit 124
+fi
+exit "$rc"

@@ -1,0 +1,37 @@
+# Sourced by every host script: the project's paths and a few helpers.
+# Each variable can be set from the environment (see README.md).
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/arm64-percpu-lm}
+KSRC=${KSRC:-$BUILD/linux}
+PATCHES=${PATCHES:-$top/patches}
+LOGS=${LOGS:-$BUILD/logs}
+
+# The base: Debian's linux-source-7.2 7.2.13-1.
+BASE_PKG=linux-source-7.2
+BASE_VERSION=7.2.13-1
+BASE_TARBALL_NAME=linux-source-7.2_7.2.13-1.tar.xz
+BASE_SHA256=ecb3877b9988c936dcc64c63af8a54c2fa6df7f717d4e5ee429d0f4c4859e68b
+BASE_TAG=v7.2.13-debian
+
+export ARCH=arm64
+export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+# Never write .pyc files into the kernel work tree (kunit.py is run from it).
+export PYTHONDONTWRITEBYTECODE=1
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo ">>> $*" >&2
+}
+
+# Kernel make with the project's cross compiler, through ccache when present.
+kmake() {
+	local cc=${CROSS_COMPILE}gcc
+	command -v ccache >/dev/null && cc="ccache $cc"
+	make -C "$KSRC" CC="$cc" -j"$(nproc)" "$@"
+}

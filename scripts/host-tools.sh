@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Install the host tools the workbench needs from the machine's own Debian
+# archive, when missing.  Without root, print what to install instead.
+set -euo pipefail
+
+# command:package
+need=(
+	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu
+	aarch64-linux-gnu-objdump:binutils-aarch64-linux-gnu
+	qemu-system-aarch64:qemu-system-arm
+	ccache:ccache
+	flex:flex
+	bison:bison
+	bc:bc
+	cpio:cpio
+	xz:xz-utils
+	perl:perl
+	python3:python3
+	git:git
+	make:make
+	gcc:gcc
+	dpkg-deb:dpkg
+	apt-get:apt
+	timeout:coreutils
+)
+# headers: package
+headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev)
+
+missing=()
+for n in "${need[@]}"; do
+	command -v "${n%%:*}" >/dev/null || missing+=("${n##*:}")
+done
+for h in "${headers[@]}"; do
+	[ -e "${h%%:*}" ] || missing+=("${h##*:}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "error: missing host packages; as root run:" >&2
+	echo "  apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo ">>> installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q "${missing[@]}" >&2 ||
+	{ apt-get update -q >&2 && apt-get install -y -q "${missing[@]}" >&2; }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make run: build the series with CONFIG_PERCPU_LOCAL_MAPPING=y, boot it on
+# 4 vCPUs and show what it did: the KUnit summary, the guest's checks, and
+# the instructions one this_cpu_add() compiles to.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+variant=lm-y
+cpu=${CPU:-max}
+
+"$top/scripts/host-tools.sh"
+"$top/scripts/make-tree.sh"
+"$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y
+"$top/scripts/build-initramfs.sh" "$variant"
+rc=0
+"$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" || rc=$?
+log=$LOGS/run-$cpu.log
+
+echo
+echo "== KUnit ($log)"
+"$top/scripts/kunit-results.sh" "$log" | grep -E '^\[..:..:..\] (Testing complete|=+ |\[FAILED|\[CRASHED)' || true
+echo
+echo "== guest checks"
+grep -E '^guest-(start|check)' "$log" || echo "(none: the guest did not get that far)"
+echo
+echo "== this_cpu_add(*p, v) as built ($variant)"
+"$top/scripts/show-emitted-code.sh" "$variant" pcpu_ref_this_cpu_add
+[ "$rc" -eq 0 ] && grep -q '^guest-done' "$log"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# sparse (C=2) and W=1 on the C files the series touches, compiled in the
+# base tree and in the series tree with the same config; fails on any
+# warning or error the series adds (the base already has a few).  When the
+# series touches headers, mm/percpu.c and mm/vmstat.c (heavy this_cpu users)
+# are checked too.  The base tree is a git worktree at the base tag.
+#
+# usage: static-check.sh FRAGMENT...   (the config to compile with)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+series_tree=$KSRC
+files=$(git -C "$series_tree" diff --name-only "$BASE_TAG" series -- '*.c' '*.h')
+if [ -z "$files" ]; then
+	echo "the series touches no C file: nothing to check"
+	exit 0
+fi
+objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
+	  echo "$files" | grep -q '\.h$' && printf 'mm/percpu.o\nmm/vmstat.o\n'
+	} | sort -u)
+
+check=$("$top/scripts/setup-sparse.sh")
+base_tree=$BUILD/linux-base
+[ -d "$base_tree" ] || git -C "$series_tree" worktree add -q --detach "$base_tree" "$BASE_TAG"
+
+# diagnostics TREE SIDE: the objects' sparse and W=1 diagnostics, without
+# line numbers (the series moves lines), sorted.
+diagnostics() {
+	local tree=$1 out=$BUILD/out/static-$2 o
+	shift 2
+	KSRC=$tree "$top/scripts/configure-kernel.sh" "$out" "${fragments[@]}" 2>/dev/null
+	for o in $objs; do
+		[ -f "$tree/${o%.o}.c" ] || continue
+		KSRC=$tree kmake -s O="$out" C=2 CHECK="$check" W=1 "$o" 2>&1 || echo "$o: error: does not build"
+	done | grep -E '(warning|error):' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort
+}
+
+fragments=("$@")
+echo "checking: $objs"
+diagnostics "$base_tree" base > "$BUILD/out/static-base.txt"
+diagnostics "$series_tree" series > "$BUILD/out/static-series.txt"
+new=$(comm -13 "$BUILD/out/static-base.txt" "$BUILD/out/static-series.txt")
+if [ -n "$new" ]; then
+	echo "new sparse / W=1 diagnostics:"
+	echo "$new"
+	exit 1
+fi
+echo "no new diagnostics ($(wc -l < "$BUILD/out/static-series.txt") in all, as in the base)"

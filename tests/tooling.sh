@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Tests of the workbench itself: that bad input stops it with a clear
+# message.  They run on a scratch clone of the work tree, never on it.
+#
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|hang
+set -euo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+scratch=$BUILD/selftest
+mkdir -p "$scratch"
+
+# A clone of the work tree at the series and a copy of patches/.
+scratch_tree() {
+	rm -rf "$scratch/tree" "$scratch/patches"
+	git clone -q --shared "$KSRC" "$scratch/tree"
+	git -C "$scratch/tree" fetch -q origin "refs/tags/*:refs/tags/*"
+	cp -r "$PATCHES" "$scratch/patches"
+}
+
+# expect_fail PATTERN CMD...: CMD must fail and say PATTERN.
+expect_fail() {
+	local pattern=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		echo "unexpected success: $*"
+		return 1
+	fi
+	echo "$out"
+	echo "$out" | grep -q -- "$pattern" || { echo "expected the message: $pattern"; return 1; }
+}
+
+case "${1:?usage: tooling.sh TEST}" in
+checksum)
+	echo garbage > "$scratch/bad.tar.xz"
+	expect_fail "checksum mismatch" env LINUX_TARBALL="$scratch/bad.tar.xz" "$top/scripts/fetch-base.sh"
+	;;
+broken-patch)
+	scratch_tree
+	cat > "$scratch/patches/9999-broken.patch" <<'EOP'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Nobody <nobody@example.org>
+Subject: [PATCH] a patch that does not apply
+
+---
+ Makefile | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+-this line is not in the Makefile
++nor is this one
+ context
+ context
+EOP
+	echo 9999-broken.patch >> "$scratch/patches/series"
+	expect_fail "patch 9999-broken.patch does not apply" \
+		env FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
+	;;
+roundtrip)
+	scratch_tree
+	FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
+	KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/export-series.sh"
+	diff -r "$PATCHES" "$scratch/patches"
+	;;
+unexported)
+	scratch_tree
+	FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
+	KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
+	echo "/* unexported */" >> "$scratch/tree/README"
+	expect_fail "uncommitted edits" env KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
+	git -C "$scratch/tree" commit -q -a -m "an unexported commit"
+	expect_fail "run 'make export'" env KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
+	;;
+hang)
+	variant=${2:?the hang test needs a built variant}
+	expect_fail "was killed" env BOOT_TIMEOUT=20 LOGS="$scratch" \
+		"$top/scripts/boot-guest.sh" "$variant" cortex-a57 hang guest.hang=1
+	grep -q "guest-start" "$scratch/hang.log" || { echo "the hung guest's log was not kept"; exit 1; }
+	;;
+*)
+	die "no such test: $1"
+	;;
+esac
