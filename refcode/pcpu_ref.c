@@ -9,6 +9,10 @@
 
 static DEFINE_PER_CPU(unsigned long, pcpu_ref_counter);
 
+void pcpu_ref_this_cpu_add(unsigned long __percpu *p, unsigned long v);
+void pcpu_ref_this_cpu_inc_static(void);
+unsigned long pcpu_ref_this_cpu_read(unsigned long __percpu *p);
+
 noinline void pcpu_ref_this_cpu_add(unsigned long __percpu *p, unsigned long v)
 {
 	this_cpu_add(*p, v);

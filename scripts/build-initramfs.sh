@@ -11,7 +11,7 @@ out=$BUILD/out/$variant
 [ -f "$out/usr/gen_init_cpio" ] || die "$variant is not built; run build-kernel.sh first"
 
 bb=$CACHE_DIR/busybox-arm64
-if [ ! -x "$bb/bin/busybox" ]; then
+if [ ! -x "$bb/usr/bin/busybox" ]; then
 	rm -rf "$bb.new"
 	dpkg-deb -x "$("$top/scripts/debian-fetch.sh" busybox-static:arm64)" "$bb.new"
 	mv "$bb.new" "$bb"
@@ -20,7 +20,7 @@ fi
 root=$out/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
-cp "$bb/bin/busybox" "$root/bin/"
+cp "$bb/usr/bin/busybox" "$root/bin/"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
 find "$out" -path "$root" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/"; done

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-log=${1:?usage: kunit-results.sh CONSOLE-LOG}
+log=$(realpath "${1:?usage: kunit-results.sh CONSOLE-LOG}")
 rc=0
 res=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$log") || rc=$?
 echo "$res"
