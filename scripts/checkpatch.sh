@@ -4,6 +4,9 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-patch=${1:?usage: checkpatch.sh PATCH}
+patch=$(realpath "${1:?usage: checkpatch.sh PATCH}")
 cd "$KSRC"
+# spdxcheck.py must find Debian's python3 with python3-ply and python3-git,
+# not a python3 of the user's that lacks them.
+export PATH=/usr/bin:$PATH
 scripts/checkpatch.pl --strict --no-summary --show-types --color=never "$patch"

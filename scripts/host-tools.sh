@@ -33,6 +33,9 @@ done
 for h in "${headers[@]}"; do
 	[ -e "${h%%:*}" ] || missing+=("${h##*:}")
 done
+# checkpatch.pl runs scripts/spdxcheck.py, which needs these two.
+/usr/bin/python3 -c 'import ply' 2>/dev/null || missing+=(python3-ply)
+/usr/bin/python3 -c 'import git' 2>/dev/null || missing+=(python3-git)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
