@@ -8,8 +8,9 @@ set -uo pipefail
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
 fragments=(guest local-mapping-y debug)
-cpus=${CHECK_CPUS:-max cortex-a57}
-checks=hotplug,percpu_test
+# The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel arguments.
+boots=${CHECK_BOOTS:-max:4 cortex-a57:4 max:8:kpti=1 cortex-a57:8:kpti=1}
+checks=hotplug,kunit_rerun,percpu_test
 
 passed=0
 failed=0
@@ -44,21 +45,24 @@ while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
 	t "checkpatch:$p" "$top/scripts/checkpatch.sh" "$PATCHES/$p"
 done < "$PATCHES/series"
-t static:sparse-w1 "$top/scripts/static-check.sh" "${fragments[@]}"
 
 t "build:$variant" "$top/scripts/build-kernel.sh" "$variant" "${fragments[@]}" || finish
+t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]}"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
-for cpu in $cpus; do
-	log=$LOGS/check-$cpu.log
-	GUEST_CHECKS=$checks t "boot:$cpu" "$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$cpu" \
-		guest.hotplug_cycles="${HOTPLUG_CYCLES:-5}"
-	t "boot:$cpu:finished" grep -q '^guest-done' "$log"
-	t "kunit:$cpu" "$top/scripts/kunit-results.sh" "$log"
+for b in $boots; do
+	IFS=: read -r cpu smp args <<< "$b"
+	name=$cpu-$smp${args:+-${args//=/}}
+	log=$LOGS/check-$name.log
+	SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
+		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
+		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" $args
+	t "boot:$name:finished" grep -q '^guest-done' "$log"
+	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
 	for c in ${checks//,/ }; do
-		t "guest:$cpu:$c" grep -q "^guest-check: $c pass" "$log"
+		t "guest:$name:$c" grep -q "^guest-check: $c pass" "$log"
 	done
-	t "log-clean:$cpu" "$top/scripts/log-clean.sh" "$log"
+	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 done
 
 for tt in checksum broken-patch roundtrip unexported; do

@@ -3,12 +3,16 @@
 # base tree and in the series tree with the same config; fails on any
 # warning or error the series adds (the base already has a few).  When the
 # series touches headers, mm/percpu.c and mm/vmstat.c (heavy this_cpu users)
-# are checked too.  The base tree is a git worktree at the base tag.
+# are checked too.  Only objects that VARIANT's build compiled are checked:
+# the others are not part of the config.  The base tree is a git worktree
+# at the base tag.
 #
-# usage: static-check.sh FRAGMENT...   (the config to compile with)
+# usage: static-check.sh VARIANT FRAGMENT...   (a built variant and its config)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+variant=${1:?usage: static-check.sh VARIANT FRAGMENT...}
+shift
 series_tree=$KSRC
 files=$(git -C "$series_tree" diff --name-only "$BASE_TAG" series -- '*.c' '*.h')
 if [ -z "$files" ]; then
@@ -17,14 +21,17 @@ if [ -z "$files" ]; then
 fi
 objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
 	  echo "$files" | grep -q '\.h$' && printf 'mm/percpu.o\nmm/vmstat.o\n'
-	} | sort -u)
+	} | sort -u | while read -r o; do
+		[ -f "$BUILD/out/$variant/$o" ] && echo "$o"
+	done)
+[ -n "$objs" ] || { echo "no touched file is in the $variant build"; exit 0; }
 
 check=$("$top/scripts/setup-sparse.sh")
 base_tree=$BUILD/linux-base
 [ -d "$base_tree" ] || git -C "$series_tree" worktree add -q --detach "$base_tree" "$BASE_TAG"
 
 # diagnostics TREE SIDE: the objects' sparse and W=1 diagnostics, without
-# line numbers (the series moves lines), sorted.
+# the tree's path and line numbers (the series moves lines), each once.
 diagnostics() {
 	local tree=$1 out=$BUILD/out/static-$2 o
 	shift 2
@@ -32,7 +39,8 @@ diagnostics() {
 	for o in $objs; do
 		[ -f "$tree/${o%.o}.c" ] || continue
 		KSRC=$tree kmake -s O="$out" C=2 CHECK="$check" W=1 "$o" 2>&1 || echo "$o: error: does not build"
-	done | grep -E '(warning|error):' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort
+	done | grep -E '(warning|error):' |
+		sed -E "s|^$tree/||; s/:[0-9]+(:[0-9]+)?:/:/" | sort -u
 }
 
 fragments=("$@")
