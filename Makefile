@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ so it can be run by hand too.
 
-.PHONY: run check tree export series-check bench
+.PHONY: run check tree export series-check bench mutants
 
 run:
 	@scripts/run-main.sh
@@ -18,5 +18,11 @@ export:
 series-check:
 	@scripts/series-check.sh
 
+mutants:
+	@tests/mutants.sh
+
 bench:
-	@echo "make bench: not yet (see the benchmarks issue)"
+	@echo "make mutants:
+	@tests/mutants.sh
+
+bench: not yet (see the benchmarks issue)"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Mutation tests, slow and not part of make check: build the series with
+# one deliberate bug at a time and check that the KUnit suites catch it.
+# Each tests/mutants/NAME.patch applies on top of the series; its first
+# line, "expect: CASE...", names the KUnit cases that must fail.  Builds
+# in a worktree of its own (build/mutant-tree) and build/out/mutant.
+#
+# usage: mutants.sh [MUTANT.patch...]
+set -uo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+tree=$BUILD/mutant-tree
+variant=mutant
+[ -e "$tree/.git" ] || git -C "$KSRC" worktree add -q --detach "$tree" series ||
+	die "cannot create $tree"
+[ $# -gt 0 ] || set -- "$top"/tests/mutants/*.patch
+
+passed=0
+failed=0
+for m in "$@"; do
+	name=$(basename "$m" .patch)
+	expect=$(sed -n '1s/^expect: //p' "$m")
+	log=$LOGS/mutant-$name.log
+	git -C "$tree" checkout -q -f --detach series
+	if ! git -C "$tree" apply "$m"; then
+		echo "FAIL $name: does not apply to the series"
+		failed=$((failed + 1))
+		continue
+	fi
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y debug ||
+	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
+		echo "FAIL $name: does not build"
+		failed=$((failed + 1))
+		continue
+	fi
+	GUEST_CHECKS= BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" "$variant" max "mutant-$name"
+	res=$("$top/scripts/kunit-results.sh" "$log")
+	missed=
+	for c in $expect; do
+		echo "$res" | grep -q "\[FAILED\] $c$" || missed="$missed $c"
+	done
+	if ! grep -q '^guest-done' "$log"; then
+		echo "PASS $name: caught (the guest did not finish; log: $log)"
+		passed=$((passed + 1))
+	elif [ -z "$missed" ]; then
+		echo "PASS $name: caught by $expect"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $name: missed by$missed (log: $log)"
+		failed=$((failed + 1))
+	fi
+done
+git -C "$tree" checkout -q -f --detach series
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
