@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ so it can be run by hand too.
 
-.PHONY: run check tree export series-check bench mutants
+.PHONY: run check tree export series-check bench mutants bisect
 
 run:
 	@scripts/run-main.sh
@@ -21,8 +21,14 @@ series-check:
 mutants:
 	@tests/mutants.sh
 
+bisect:
+	@tests/bisect.sh
+
 bench:
 	@echo "make mutants:
 	@tests/mutants.sh
+
+bisect:
+	@tests/bisect.sh
 
 bench: not yet (see the benchmarks issue)"

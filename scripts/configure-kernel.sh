@@ -12,15 +12,30 @@ shift
 [ -d "$KSRC" ] || die "no kernel tree at $KSRC; run 'make tree' first"
 mkdir -p "$out"
 
+# defined SYMBOL: the tree has a Kconfig entry for SYMBOL.
+defined() {
+	grep -rqs --include='Kconfig*' -e "^config $1\$" -e "^menuconfig $1\$" "$KSRC"
+}
+
 frags=()
 for f in "$@"; do
 	path=$top/configs/$f.config
 	[ -f "$path" ] || die "no fragment configs/$f.config"
-	# Until the series adds the option, "=y" builds the base config.
-	if [ "$f" = local-mapping-y ] &&
-	   ! grep -rqs --include='Kconfig*' '^config PERCPU_LOCAL_MAPPING$' "$KSRC/mm" "$KSRC/arch/arm64"; then
-		note "CONFIG_PERCPU_LOCAL_MAPPING is not in $KSRC: configuring without $f"
-		continue
+	# The series' own options appear patch by patch: one that an earlier
+	# patch does not define yet is left out (so "=y" is the base config
+	# before the first patch).  An option that exists must take effect.
+	if [ "$f" = local-mapping-y ]; then
+		mkdir -p "$out"
+		: > "$out/$f.config"
+		while read -r line; do
+			sym=$(echo "$line" | sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p')
+			if [ -n "$sym" ] && ! defined "$sym"; then
+				note "CONFIG_$sym is not in $KSRC: left out"
+				continue
+			fi
+			echo "$line" >> "$out/$f.config"
+		done < "$path"
+		path=$out/$f.config
 	fi
 	frags+=("$path")
 done

@@ -16,7 +16,7 @@ cd "$KSRC"
 mkdir -p "$out"
 rm -f "$out"/*.patch "$out/series"
 if [ "$(git rev-list --count "$BASE_TAG..series")" -gt 0 ]; then
-	git format-patch -q --zero-commit --no-signature --cover-letter \
+	git -c core.abbrev=12 format-patch -q --zero-commit --no-signature --cover-letter \
 		--cover-from-description=subject --subject-prefix="RFC PATCH" \
 		--base="$BASE_TAG" -o "$out" "$BASE_TAG..series"
 	# format-patch dates the cover letter "now"; use the newest commit's

@@ -18,7 +18,9 @@ create_base() {
 	sed -i '/^# Debian packaging:/,/^!\/debian\/$/d' "$tmp/.gitignore"
 	sed -i -e '${/^#$/d}' "$tmp/.gitignore"
 	git -C "$tmp" init -q -b series
-	git -C "$tmp" add -A
+	# Force: the tarball holds files its own ignore rules match (dot files,
+	# every .gitignore) that upstream tracks.
+	git -C "$tmp" add -f -A
 	# A fixed identity and date make the base commit id the same everywhere,
 	# so the exported cover letter's base-commit line is reproducible.
 	GIT_AUTHOR_NAME="Debian kernel team" GIT_AUTHOR_EMAIL=debian-kernel@lists.debian.org \

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Slow, not part of make check: every prefix of the series builds with the
+# option on and with the option off, and the =y kernel boots cleanly with
+# its KUnit suites passing (bisectability).  Builds in a worktree of its
+# own (build/bisect-tree) and build/out/bisect-{y,n}.
+set -uo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+tree=$BUILD/bisect-tree
+[ -e "$tree/.git" ] || git -C "$KSRC" worktree add -q --detach "$tree" series ||
+	die "cannot create $tree"
+
+passed=0
+failed=0
+for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
+	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	git -C "$tree" checkout -q -f --detach "$c"
+	log=$LOGS/bisect-$c.log
+	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest local-mapping-n debug &&
+	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest local-mapping-y debug &&
+	   "$top/scripts/build-initramfs.sh" bisect-y &&
+	   GUEST_CHECKS=hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
+	   grep -q '^guest-check: hotplug pass' "$log" &&
+	   "$top/scripts/kunit-results.sh" "$log" > /dev/null &&
+	   "$top/scripts/log-clean.sh" "$log" > /dev/null; then
+		echo "PASS $subject"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $subject (log: $log)"
+		failed=$((failed + 1))
+	fi
+done
+git -C "$tree" checkout -q -f --detach series
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
