@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
-# Every target is a script under scripts/ so it can be run by hand too.
+# Every target is a script under scripts/ or tests/ so it can be run by hand.
 
-.PHONY: run check tree export series-check bench mutants bisect
+.PHONY: run check tree export series-check mutants bisect bench
 
 run:
 	@scripts/run-main.sh
@@ -25,10 +25,4 @@ bisect:
 	@tests/bisect.sh
 
 bench:
-	@echo "make mutants:
-	@tests/mutants.sh
-
-bisect:
-	@tests/bisect.sh
-
-bench: not yet (see the benchmarks issue)"
+	@echo "make bench: not yet (see the benchmarks issue)"
