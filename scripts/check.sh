@@ -10,7 +10,7 @@ variant=lm-y-debug
 fragments=(guest local-mapping-y debug)
 # The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel arguments.
 boots=${CHECK_BOOTS:-max:4 cortex-a57:4 max:8:kpti=1 cortex-a57:8:kpti=1}
-checks=hotplug,kunit_rerun,percpu_test
+checks=hotplug,kunit_rerun,percpu_test,percpu_stats
 
 passed=0
 failed=0
