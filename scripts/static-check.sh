@@ -34,7 +34,6 @@ base_tree=$BUILD/linux-base
 # the tree's path and line numbers (the series moves lines), each once.
 diagnostics() {
 	local tree=$1 out=$BUILD/out/static-$2 o
-	shift 2
 	KSRC=$tree "$top/scripts/configure-kernel.sh" "$out" "${fragments[@]}" 2>/dev/null
 	for o in $objs; do
 		[ -f "$tree/${o%.o}.c" ] || continue
