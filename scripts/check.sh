@@ -48,6 +48,7 @@ done < "$PATCHES/series"
 
 t "build:$variant" "$top/scripts/build-kernel.sh" "$variant" "${fragments[@]}" || finish
 t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]}"
+t emitted-code "$top/scripts/check-emitted-code.py" "$variant"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
 for b in $boots; do

@@ -2,8 +2,13 @@
 # Mutation tests, slow and not part of make check: build the series with
 # one deliberate bug at a time and check that the KUnit suites catch it.
 # Each tests/mutants/NAME.patch applies on top of the series; its first
-# line, "expect: CASE...", names the KUnit cases that must fail.  Builds
-# in a worktree of its own (build/mutant-tree) and build/out/mutant.
+# line, "expect: CASE...", names what must catch it: a KUnit case that
+# must fail at boot, "rerun:SUITE" for a suite that must fail when
+# guest/checks/kunit_rerun runs it again after the guest checks, or
+# "emitted-code" for scripts/check-emitted-code.py.  An optional second
+# line, "checks: CHECK,...", names the guest checks to run (none by
+# default).  Builds in a worktree of its own (build/mutant-tree) and
+# build/out/mutant.
 #
 # usage: mutants.sh [MUTANT.patch...]
 set -uo pipefail
@@ -20,6 +25,7 @@ failed=0
 for m in "$@"; do
 	name=$(basename "$m" .patch)
 	expect=$(sed -n '1s/^expect: //p' "$m")
+	checks=$(sed -n '2s/^checks: //p' "$m")
 	log=$LOGS/mutant-$name.log
 	git -C "$tree" checkout -q -f --detach series
 	if ! git -C "$tree" apply "$m"; then
@@ -33,11 +39,19 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	GUEST_CHECKS= BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" "$variant" max "mutant-$name"
+	GUEST_CHECKS=$checks BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
+		"$variant" max "mutant-$name" guest.hotplug_cycles=2
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
 	for c in $expect; do
-		echo "$res" | grep -q "\[FAILED\] $c$" || missed="$missed $c"
+		case $c in
+		emitted-code)
+			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" ;;
+		rerun:*)
+			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
+		*)
+			echo "$res" | grep -q "\[FAILED\] $c$" ;;
+		esac || missed="$missed $c"
 	done
 	if ! grep -q '^guest-done' "$log"; then
 		echo "PASS $name: caught (the guest did not finish; log: $log)"

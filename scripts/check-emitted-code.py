@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Check what this_cpu_*() compiles to, from the reference module of a
+variant (refcode/pcpu_ref.c, built by build-kernel.sh).
+
+A this_cpu_*() operation must run no preemption or CPU-number code of its
+own: no mrs (TPIDR_EL1, or SP_EL0 for preempt_count), no call, and no
+branch but those of an LL/SC loop (backwards to its load-exclusive, or
+forwards out of it).  The series' targets on top (design brief, section 6):
+this_cpu_add() on a dynamic pointer takes at most 2 instructions besides
+the atomic; a static variable's this_cpu_inc() at most STATIC_INC_MAX in
+all.  Counts are of the LSE form: the LL/SC loop, inlined in .text, is one
+atomic once the alternative is applied, the rest is identical.  A torture
+test under TCG rarely catches a missing preemption guard (the window is a
+few instructions inside one translation block), this check always does.
+
+usage: check-emitted-code.py VARIANT [--no-targets]
+  --no-targets  only the structural rules (for the =n build, which keeps
+                preempt_disable() and is listed for comparison)
+"""
+import os
+import re
+import subprocess
+import sys
+
+DYN_ADD_BESIDES_MAX = 2
+# The target is 4 (adrp/add/mov/atomic); this version takes 6, since the
+# local offset is patched in at boot (movz + add): see the cover letter.
+STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "6"))
+
+EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
+COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
+FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
+NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
+
+
+def functions(ko):
+    """{name: [(addr, mnemonic, operands)]}, each cut after its last ret."""
+    cross = os.environ.get("CROSS_COMPILE", "aarch64-linux-gnu-")
+    dump = subprocess.run([cross + "objdump", "-d", "--no-show-raw-insn",
+                           "-j", ".text", ko], check=True,
+                          capture_output=True, text=True).stdout
+    funcs, cur = {}, None
+    for line in dump.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(\w+)>:$", line)
+        if m:
+            cur = funcs.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m and cur is not None:
+            cur.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    for name, insns in funcs.items():
+        rets = [i for i, x in enumerate(insns) if x[1] == "ret"]
+        if rets:
+            del insns[rets[-1] + 1:]
+    return {n: i for n, i in funcs.items() if n.startswith("pcpu_ref_")}
+
+
+def branch_target(operands):
+    m = re.search(r"\b([0-9a-f]+) <", operands)
+    return int(m.group(1), 16) if m else None
+
+
+def check(name, insns):
+    """(errors, total, besides): total counts the LSE form."""
+    errors = []
+    addrs = {a: mn for a, mn, _ in insns}
+    loads = [a for a, mn, _ in insns if EXCL_LOAD.match(mn)]
+    loop = None
+    if loads:
+        closing = [a for a, mn, ops in insns if COND_BRANCH.match(mn) and
+                   branch_target(ops) in loads and branch_target(ops) <= a]
+        if not closing:
+            errors.append("load-exclusive without a retry branch")
+        else:
+            start = loads[0]
+            prev = [x for x in insns if x[0] == start - 4]
+            if prev and prev[0][1] == "prfm":
+                start -= 4
+            loop = (start, max(closing))
+    for a, mn, ops in insns:
+        if FORBIDDEN.match(mn):
+            errors.append(f"{a:x}: {mn} {ops}")
+        elif COND_BRANCH.match(mn):
+            t = branch_target(ops)
+            inside = loop and loop[0] <= a <= loop[1]
+            back_ok = t is not None and t <= a and EXCL_LOAD.match(addrs.get(t, ""))
+            fwd_ok = t is not None and t > a and loop and t <= loop[1] + 4
+            if not inside or not (back_ok or fwd_ok):
+                errors.append(f"{a:x}: branch outside an LL/SC loop: {mn} {ops}")
+    counted = [(a, mn) for a, mn, _ in insns if not NOT_COUNTED.match(mn)]
+    if loop:
+        besides = len([1 for a, _ in counted if not loop[0] <= a <= loop[1]])
+        total = besides + 1
+    else:
+        total = len(counted)
+        besides = total - 1
+    return errors, total, besides
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    targets = "--no-targets" not in sys.argv
+    if len(args) != 1:
+        sys.exit(__doc__)
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    build = os.environ.get("BUILD", os.path.join(top, "build"))
+    ko = os.path.join(build, "out", args[0], "refcode", "pcpu_ref.ko")
+    if not os.path.exists(ko):
+        sys.exit(f"error: {ko} is not built")
+    funcs = functions(ko)
+    if not funcs:
+        sys.exit(f"error: no pcpu_ref_* function in {ko}")
+
+    failed = 0
+    print(f"{'function':40} {'insns':>5} {'besides the atomic':>18}")
+    for name in sorted(funcs):
+        errors, total, besides = check(name, funcs[name])
+        if targets and name == "pcpu_ref_this_cpu_add" and \
+                besides > DYN_ADD_BESIDES_MAX:
+            errors.append(f"{besides} instructions besides the atomic, "
+                          f"target {DYN_ADD_BESIDES_MAX}")
+        if targets and name == "pcpu_ref_this_cpu_inc_static" and \
+                total > STATIC_INC_MAX:
+            errors.append(f"{total} instructions, limit {STATIC_INC_MAX}")
+        print(f"{name:40} {total:5} {besides:18}")
+        for e in errors:
+            print(f"error: {name}: {e}")
+        failed += bool(errors)
+    print(f"{len(funcs)} functions, {failed} with errors")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
