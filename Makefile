@@ -25,4 +25,4 @@ bisect:
 	@tests/bisect.sh
 
 bench:
-	@echo "make bench: not yet (see the benchmarks issue)"
+	@scripts/bench.sh

@@ -7,7 +7,7 @@ set -uo pipefail
 
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
-fragments=(guest local-mapping-y debug)
+fragments=(guest local-mapping-y series-kunit debug)
 # The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel arguments.
 boots=${CHECK_BOOTS:-max:4 cortex-a57:4 max:8:kpti=1 cortex-a57:8:kpti=1}
 checks=hotplug,kunit_rerun,percpu_test,percpu_stats
@@ -65,6 +65,8 @@ for b in $boots; do
 	done
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 done
+
+t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
 for tt in checksum broken-patch roundtrip unexported; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"

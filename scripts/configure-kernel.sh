@@ -24,7 +24,7 @@ for f in "$@"; do
 	# The series' own options appear patch by patch: one that an earlier
 	# patch does not define yet is left out (so "=y" is the base config
 	# before the first patch).  An option that exists must take effect.
-	if [ "$f" = local-mapping-y ]; then
+	if [ "$f" = local-mapping-y ] || [ "$f" = series-kunit ]; then
 		mkdir -p "$out"
 		: > "$out/$f.config"
 		while read -r line; do

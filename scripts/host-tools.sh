@@ -36,6 +36,8 @@ done
 # checkpatch.pl runs scripts/spdxcheck.py, which needs these two.
 /usr/bin/python3 -c 'import ply' 2>/dev/null || missing+=(python3-ply)
 /usr/bin/python3 -c 'import git' 2>/dev/null || missing+=(python3-git)
+# make bench draws its charts with matplotlib.
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=(python3-matplotlib)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

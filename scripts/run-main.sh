@@ -10,7 +10,7 @@ cpu=${CPU:-max}
 
 "$top/scripts/host-tools.sh"
 "$top/scripts/make-tree.sh"
-"$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y
+"$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y series-kunit
 "$top/scripts/build-initramfs.sh" "$variant"
 rc=0
 "$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" || rc=$?
@@ -23,6 +23,9 @@ echo
 echo "== guest checks"
 grep -E '^guest-(start|check)' "$log" || echo "(none: the guest did not get that far)"
 echo
-echo "== this_cpu_add(*p, v) as built ($variant)"
-"$top/scripts/show-emitted-code.sh" "$variant"
+echo "== this_cpu_add(*p, v) and a static this_cpu_inc() as built ($variant, LL/SC form)"
+"$top/scripts/show-emitted-code.sh" "$variant" this_cpu_add this_cpu_inc_static
+echo
+echo "== every this_cpu_*() operation (scripts/check-emitted-code.py)"
+"$top/scripts/check-emitted-code.py" "$variant" | tail -n 1
 [ "$rc" -eq 0 ] && grep -q '^guest-done' "$log"

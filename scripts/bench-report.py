@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Write the report of make bench from the guests' console logs.
+
+usage: bench-report.py LOGDIR OUTDIR KEY=VALUE...
+
+LOGDIR holds the logs bench.sh wrote: n-CPU.log and y-CPU.log (workloads),
+n-max-smpN.log and y-max-smpN.log (memory at rest), bloat-o-meter.txt.
+OUTDIR gets report.md and the PNG charts; KEY=VALUE pairs describe the run
+(base, series, QEMU, ...) at the top of the report.  Instruction counts
+come from the guest clock under QEMU -icount shift=0, one nanosecond per
+guest instruction (all vCPUs); wall times are emulated and only listed.
+"""
+import glob
+import os
+import re
+import sys
+
+OP = re.compile(r"pcpu_bench: op (\S+) (\d+) (static|dynamic) ([\d.]+)")
+ALLOC = re.compile(r"pcpu_bench: alloc (\d+) (\S+) (\d+) (\d+)")
+MEMCG = re.compile(r"memcg-bench: (before|after) (.*)")
+MEMCG_DONE = re.compile(r"memcg-bench: created (\d+) insns (\d+)")
+MEMINFO = re.compile(r"meminfo: (\w+):\s+(\d+) kB")
+WALL = re.compile(r"bench-wall: (\d+) s")
+CPU_PGD = re.compile(r"per-CPU kernel page tables: (\d+) bytes per CPU")
+
+
+def parse(path):
+    d = {"op": {}, "alloc": {}, "memcg": {}, "meminfo": {}, "wall": None}
+    with open(path, errors="replace") as f:
+        for line in f:
+            if m := OP.search(line):
+                d["op"][(m[1], int(m[2]), m[3])] = float(m[4])
+            elif m := ALLOC.search(line):
+                d["alloc"][(int(m[1]), m[2])] = (int(m[3]), int(m[4]))
+            elif m := MEMCG_DONE.search(line):
+                d["memcg"]["count"], d["memcg"]["insns"] = int(m[1]), int(m[2])
+            elif m := MEMCG.search(line):
+                kv = re.findall(r"(\w+): (\d+)", m[2])
+                d["memcg"][m[1]] = {k: int(v) for k, v in kv}
+            elif m := MEMINFO.search(line):
+                d["meminfo"][m[1]] = int(m[2])
+            elif m := WALL.search(line):
+                d["wall"] = int(m[1])
+            elif m := CPU_PGD.search(line):
+                d["cpu_pgd"] = int(m[1])
+    return d
+
+
+def delta(a, b):
+    return f"{(b - a) / a * 100:+.1f}%" if a else "n/a"
+
+
+def chart(path, title, labels, n_vals, y_vals, ylabel):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(max(6, len(labels) * 0.45), 4))
+    x = range(len(labels))
+    ax.bar([i - 0.2 for i in x], n_vals, 0.4, label="=n")
+    ax.bar([i + 0.2 for i in x], y_vals, 0.4, label="=y")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    logdir, outdir = sys.argv[1], sys.argv[2]
+    meta = [a.split("=", 1) for a in sys.argv[3:]]
+    os.makedirs(outdir, exist_ok=True)
+    for old in glob.glob(os.path.join(outdir, "*.png")):
+        os.remove(old)
+
+    cpus = sorted({os.path.basename(p)[2:-4] for p in
+                   glob.glob(os.path.join(logdir, "[ny]-*.log"))
+                   if "-smp" not in p})
+    runs = {(v, c): parse(os.path.join(logdir, f"{v}-{c}.log"))
+            for v in "ny" for c in cpus}
+    out = ["# make bench: CONFIG_PERCPU_LOCAL_MAPPING=n against =y", ""]
+    out += [f"- {k}: {v}" for k, v in meta]
+    out += ["- metric: guest instructions, from the guest clock under QEMU "
+            "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
+            "vCPU running; the same from run to run to the 16 instructions "
+            "of the guest timer", ""]
+    losses = []
+
+    for c in cpus:
+        n, y = runs[("n", c)], runs[("y", c)]
+        out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", "",
+                "| operation | size | variable | =n | =y | change |",
+                "|---|---|---|---|---|---|"]
+        labels, nv, yv = [], [], []
+        for key in sorted(n["op"], key=lambda k: (k[2], k[0], k[1])):
+            a, b = n["op"][key], y["op"].get(key)
+            if b is None:
+                continue
+            out.append(f"| {key[0]} | {key[1]} | {key[2]} | {a:.2f} | "
+                       f"{b:.2f} | {delta(a, b)} |")
+            if b > a * 1.05 and b - a > 0.5:
+                losses.append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
+                              f"on {c}: {a:.2f} -> {b:.2f}")
+            if key[1] == 8:
+                labels.append(f"{key[0]} {key[2][0]}")
+                nv.append(a)
+                yv.append(b)
+        png = f"ops-{c}.png"
+        if chart(os.path.join(outdir, png),
+                 f"this_cpu_*() 8-byte, -cpu {c}", labels, nv, yv,
+                 "instructions per op"):
+            out += ["", f"![this_cpu ops on {c}]({png})"]
+        out.append("")
+
+        out += [f"## percpu allocator, -cpu {c} (bitmap allocator workload)",
+                "", "| size | free order | alloc =n | alloc =y | change | "
+                "free =n | free =y | change |", "|---|---|---|---|---|---|---|---|"]
+        labels, nv, yv = [], [], []
+        for key in sorted(n["alloc"]):
+            if key not in y["alloc"]:
+                continue
+            (an, fn), (ay, fy) = n["alloc"][key], y["alloc"][key]
+            out.append(f"| {key[0]} | {key[1]} | {an} | {ay} | {delta(an, ay)} "
+                       f"| {fn} | {fy} | {delta(fn, fy)} |")
+            for what, a, b in (("alloc", an, ay), ("free", fn, fy)):
+                if b > a * 1.05:
+                    losses.append(f"{what} of {key[0]}-byte objects "
+                                  f"({key[1]}) on {c}: {delta(a, b)}")
+            labels.append(f"{key[0]}B {key[1]}")
+            nv.append(an + fn)
+            yv.append(ay + fy)
+        png = f"alloc-{c}.png"
+        if chart(os.path.join(outdir, png), f"alloc + free, -cpu {c}",
+                 labels, nv, yv, "instructions"):
+            out += ["", f"![allocator on {c}]({png})"]
+        out.append("")
+
+        mn, my = n["memcg"], y["memcg"]
+        if "insns" in mn and "insns" in my:
+            out += [f"## {mn['count']} memory cgroups, -cpu {c}", "",
+                    "| | =n | =y | change |", "|---|---|---|---|",
+                    f"| instructions | {mn['insns']} | {my['insns']} | "
+                    f"{delta(mn['insns'], my['insns'])} |"]
+            for k in ("Percpu", "PageTables", "VmallocUsed"):
+                a = mn["after"].get(k, 0) - mn["before"].get(k, 0)
+                b = my["after"].get(k, 0) - my["before"].get(k, 0)
+                out.append(f"| {k} growth (kB) | {a} | {b} | {delta(a, b)} |")
+            if my["insns"] > mn["insns"] * 1.05:
+                losses.append(f"memcg creation on {c}: "
+                              f"{delta(mn['insns'], my['insns'])}")
+            out.append("")
+        out += [f"Emulated wall time of the whole boot on {c}: =n "
+                f"{n['wall']} s, =y {y['wall']} s (TCG, not a hardware "
+                "figure).", ""]
+
+    smps = sorted({int(m) for p in glob.glob(os.path.join(logdir, "y-max-smp*.log"))
+                   for m in re.findall(r"smp(\d+)", p)})
+    if smps:
+        out += ["## Memory at rest against the number of vCPUs (-cpu max)", "",
+                "MemTotal - MemFree, and the series' own count of its "
+                "per-CPU kernel page tables (the local mapping adds 3 pages "
+                "per CPU to them: a PUD and two PMD tables).", "",
+                "| vCPUs | used =n (kB) | used =y (kB) | =y - =n (kB) | "
+                "per vCPU (kB) | Percpu =n | Percpu =y | kernel PGD copies "
+                "per CPU (bytes) |",
+                "|---|---|---|---|---|---|---|---|"]
+        for s in smps:
+            a = parse(os.path.join(logdir, f"n-max-smp{s}.log"))["meminfo"]
+            y = parse(os.path.join(logdir, f"y-max-smp{s}.log"))
+            b = y["meminfo"]
+            if not a or not b:
+                continue
+            ua = a["MemTotal"] - a["MemFree"]
+            ub = b["MemTotal"] - b["MemFree"]
+            out.append(f"| {s} | {ua} | {ub} | {ub - ua} | "
+                       f"{(ub - ua) / s:.1f} | {a.get('Percpu')} | "
+                       f"{b.get('Percpu')} | {y.get('cpu_pgd')} |")
+        out.append("")
+
+    bloat = os.path.join(logdir, "bloat-o-meter.txt")
+    if os.path.exists(bloat):
+        with open(bloat) as f:
+            lines = f.read().splitlines()
+        out += ["## vmlinux, =n against =y (scripts/bloat-o-meter -c: "
+                "functions, data, read-only data)", "", "```"] + \
+               [l for l in lines if l.startswith(("add/remove", "Total"))] + \
+               ["```", ""]
+
+    out += ["## Where =y loses", ""]
+    out += [f"- {l}" for l in losses] or ["- nowhere beyond 5% in this run"]
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make bench: build CONFIG_PERCPU_LOCAL_MAPPING=n and =y from the same base
+# and config, boot each under QEMU with -icount shift=0,sleep=off (the guest
+# clock then counts guest instructions, deterministically), run the
+# workloads on both and write the report under bench/results/ with
+# bench-report.py.  Wall time under TCG is emulated time and is only
+# reported beside the instruction counts.
+#
+# The guests boot with maxcpus=1: every vCPU is a possible CPU (each chunk
+# has a unit for each), but only the boot CPU runs, so the guest clock
+# counts the workload's instructions alone and is the same from run to run
+# (to the 16 instructions of the 62.5MHz guest timer).
+#
+# BENCH_QUICK=1: a smoke run with small counts (make check runs it).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+quick=${BENCH_QUICK:-}
+results=${BENCH_RESULTS:-$top/bench/results}
+[ -n "$quick" ] && results=$BUILD/bench-quick
+cpus=${BENCH_CPUS:-max cortex-a57}
+smp=${BENCH_SMP:-4}
+if [ -n "$quick" ]; then
+	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
+	overhead_smp=${BENCH_OVERHEAD_SMP:-4}
+else
+	params="guest.bench.loops=200000 guest.bench.objs=65536 guest.memcg.count=10000"
+	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
+fi
+logs=$LOGS/bench
+mkdir -p "$logs" "$results"
+rm -f "$logs"/*.log
+
+"$top/scripts/host-tools.sh"
+"$top/scripts/make-tree.sh"
+for v in n y; do
+	"$top/scripts/build-kernel.sh" "bench-$v" guest "local-mapping-$v" bench
+	out=$BUILD/out/bench-$v
+	kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
+		>> "$out/build.log" 2>&1 ||
+		die "bench-$v: bench module failed (log: $out/build.log)"
+	"$top/scripts/build-initramfs.sh" "bench-$v"
+done
+
+boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
+	local v=$1 cpu=$2 n=$3 name=$4 checks=$5
+	shift 5
+	local t0=$SECONDS
+	set -- maxcpus=1 "$@"
+	QEMU_ARGS="-icount shift=0,sleep=off" SMP=$n MEM=2G GUEST_CHECKS=$checks \
+		LOGS=$logs "$top/scripts/boot-guest.sh" "bench-$v" "$cpu" "$name" "$@" ||
+		die "bench-$v did not finish on $cpu (log: $logs/$name.log)"
+	grep -q '^guest-done' "$logs/$name.log" ||
+		die "bench-$v: no guest-done on $cpu (log: $logs/$name.log)"
+	echo "bench-wall: $((SECONDS - t0)) s" >> "$logs/$name.log"
+}
+
+# A/B in one run: each CPU model boots =n, then =y.
+for cpu in $cpus; do
+	for v in n y; do
+		# shellcheck disable=SC2086
+		boot "$v" "$cpu" "$smp" "$v-$cpu" bench,memcg $params
+	done
+done
+# Memory overhead against the number of vCPUs: a boot with no workload.
+for n in $overhead_smp; do
+	for v in n y; do
+		boot "$v" max "$n" "$v-max-smp$n" meminfo
+	done
+done
+
+"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-n/vmlinux" \
+	"$BUILD/out/bench-y/vmlinux" > "$logs/bloat-o-meter.txt"
+
+base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
+series=$(git -C "$KSRC" rev-parse --short=12 series)
+# Debian's python3, which has matplotlib (host-tools.sh)
+PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
+	"base=$base" "series=$series ($(git -C "$KSRC" rev-list --count "$BASE_TAG..series") patches)" \
+	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
+	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + bench fragments" \
+	"params=$params"
