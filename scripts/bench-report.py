@@ -65,7 +65,7 @@ def chart(path, title, labels, n_vals, y_vals, ylabel):
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

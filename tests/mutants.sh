@@ -23,6 +23,8 @@ variant=mutant
 passed=0
 failed=0
 for m in "$@"; do
+	[ -f "$m" ] || die "no mutant $m"
+	m=$(realpath "$m")	# git -C would resolve it in the tree
 	name=$(basename "$m" .patch)
 	expect=$(sed -n '1s/^expect: //p' "$m")
 	checks=$(sed -n '2s/^checks: //p' "$m")
