@@ -17,7 +17,7 @@ out=$BUILD/out/$variant
 smp=${SMP:-4}
 mem=${MEM:-1G}
 timeout=${BOOT_TIMEOUT:-600}
-checks=${GUEST_CHECKS:-hotplug,percpu_test}
+checks=${GUEST_CHECKS:-kunit_modules,hotplug,percpu_test}
 log=$LOGS/$name.log
 
 [ -f "$out/arch/arm64/boot/Image" ] || die "$variant is not built"

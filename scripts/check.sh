@@ -7,10 +7,13 @@ set -uo pipefail
 
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
-fragments=(guest local-mapping-y series-kunit debug)
-# The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel arguments.
-boots=${CHECK_BOOTS:-max:4 cortex-a57:4 max:8:kpti=1 cortex-a57:8:kpti=1}
-checks=hotplug,kunit_rerun,percpu_test,percpu_stats
+fragments=(guest local-mapping-y series-kunit debug numa)
+# The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel
+# arguments, and "numa" for two NUMA nodes (each with half the vCPUs and
+# half the memory), where the KUnit suites check that units stay
+# node-local.
+boots=${CHECK_BOOTS:-max:4::numa cortex-a57:4::numa max:8:kpti=1 cortex-a57:8:kpti=1}
+checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats
 
 passed=0
 failed=0
@@ -30,6 +33,15 @@ t() {
 		grep -E '^error:' "$log" | sed 's/^/    /' || tail -n 5 "$log" | sed 's/^/    /'
 		return 1
 	fi
+}
+
+# numa_nodes SMP: QEMU options for two nodes of 512MB (MEM is 1G), the
+# first half of the vCPUs on node 0.
+numa_nodes() {
+	local half=$(($1 / 2))
+	echo "-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M" \
+	     "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0" \
+	     "-numa node,nodeid=1,cpus=$half-$(($1 - 1)),memdev=m1"
 }
 
 finish() {
@@ -52,10 +64,12 @@ t emitted-code "$top/scripts/check-emitted-code.py" "$variant"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
 for b in $boots; do
-	IFS=: read -r cpu smp args <<< "$b"
-	name=$cpu-$smp${args:+-${args//=/}}
+	IFS=: read -r cpu smp args topology <<< "$b"
+	name=$cpu-$smp${args:+-${args//=/}}${topology:+-$topology}
 	log=$LOGS/check-$name.log
-	SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
+	qemu_args=
+	[ "$topology" = numa ] && qemu_args=$(numa_nodes "$smp")
+	QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
 		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" $args
 	t "boot:$name:finished" grep -q '^guest-done' "$log"

@@ -12,7 +12,7 @@ wrapper=$BUILD/tools/sparse
 if [ ! -x "$root/usr/bin/sparse" ]; then
 	rm -rf "$root.new"
 	mkdir -p "$root.new"
-	for pkg in sparse libc6; do
+	for pkg in sparse:amd64 libc6:amd64; do
 		dpkg-deb -x "$("$top/scripts/debian-fetch.sh" "$pkg")" "$root.new"
 	done
 	mv "$root.new" "$root"

@@ -19,7 +19,7 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest local-mapping-n debug &&
 	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest local-mapping-y series-kunit debug &&
 	   "$top/scripts/build-initramfs.sh" bisect-y &&
-	   GUEST_CHECKS=hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
+	   GUEST_CHECKS=kunit_modules,hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
 	   grep -q '^guest-check: hotplug pass' "$log" &&
 	   "$top/scripts/kunit-results.sh" "$log" > /dev/null &&
 	   "$top/scripts/log-clean.sh" "$log" > /dev/null; then

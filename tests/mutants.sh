@@ -6,8 +6,9 @@
 # must fail at boot, "rerun:SUITE" for a suite that must fail when
 # guest/checks/kunit_rerun runs it again after the guest checks, or
 # "emitted-code" for scripts/check-emitted-code.py.  An optional second
-# line, "checks: CHECK,...", names the guest checks to run (none by
-# default).  Builds in a worktree of its own (build/mutant-tree) and
+# line, "checks: CHECK,...", names the guest checks to run after
+# kunit_modules, which always runs (the local mapping's suite is a
+# module).  Builds in a worktree of its own (build/mutant-tree) and
 # build/out/mutant.
 #
 # usage: mutants.sh [MUTANT.patch...]
@@ -41,7 +42,7 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	GUEST_CHECKS=$checks BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
+	GUEST_CHECKS=kunit_modules${checks:+,$checks} BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
 		"$variant" max "mutant-$name" guest.hotplug_cycles=2
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
