@@ -3,7 +3,8 @@
 
 usage: bench-report.py LOGDIR OUTDIR KEY=VALUE...
 
-LOGDIR holds the logs bench.sh wrote: n-CPU.log and y-CPU.log (workloads),
+LOGDIR holds the logs bench.sh wrote: n-CPU.log and y-CPU.log (workloads:
+pcpu_bench, stress-ng, memory cgroups),
 n-max-smpN.log and y-max-smpN.log (memory at rest), bloat-o-meter.txt.
 OUTDIR gets report.md and the PNG charts; KEY=VALUE pairs describe the run
 (base, series, QEMU, ...) at the top of the report.  Instruction counts
@@ -19,13 +20,15 @@ OP = re.compile(r"pcpu_bench: op (\S+) (\d+) (static|dynamic) ([\d.]+)")
 ALLOC = re.compile(r"pcpu_bench: alloc (\d+) (\S+) (\d+) (\d+)")
 MEMCG = re.compile(r"memcg-bench: (before|after) (.*)")
 MEMCG_DONE = re.compile(r"memcg-bench: created (\d+) insns (\d+)")
+WORKLOAD = re.compile(r"workload: (\S+) ops (\d+) insns (\d+) cmd (.*)")
 MEMINFO = re.compile(r"meminfo: (\w+):\s+(\d+) kB")
 WALL = re.compile(r"bench-wall: (\d+) s")
 CPU_PGD = re.compile(r"per-CPU kernel page tables: (\d+) bytes per CPU")
 
 
 def parse(path):
-    d = {"op": {}, "alloc": {}, "memcg": {}, "meminfo": {}, "wall": None}
+    d = {"op": {}, "alloc": {}, "memcg": {}, "workload": {}, "meminfo": {},
+         "wall": None}
     with open(path, errors="replace") as f:
         for line in f:
             if m := OP.search(line):
@@ -37,6 +40,8 @@ def parse(path):
             elif m := MEMCG.search(line):
                 kv = re.findall(r"(\w+): (\d+)", m[2])
                 d["memcg"][m[1]] = {k: int(v) for k, v in kv}
+            elif m := WORKLOAD.search(line):
+                d["workload"][m[1]] = (int(m[2]), int(m[3]), m[4].strip())
             elif m := MEMINFO.search(line):
                 d["meminfo"][m[1]] = int(m[2])
             elif m := WALL.search(line):
@@ -44,6 +49,11 @@ def parse(path):
             elif m := CPU_PGD.search(line):
                 d["cpu_pgd"] = int(m[1])
     return d
+
+
+# The workloads' counts (stress-ng, the build) vary a little from boot to
+# boot: a change within this fraction is not listed as a loss.
+WORKLOAD_NOISE = 0.01
 
 
 def delta(a, b):
@@ -143,6 +153,25 @@ def main():
             out += ["", f"![allocator on {c}]({png})"]
         out.append("")
 
+        wn, wy = n["workload"], y["workload"]
+        # In the guest's order; the same ops on both or not compared.
+        names = [k for k in wn if k in wy and wy[k][0] == wn[k][0]]
+        if names:
+            out += [f"## Workloads: stress-ng and a parallel build, -cpu {c}",
+                    "", "Each a fixed amount of work (stress-ng's `--*-ops`, "
+                    "one instance; the build N times over from a fresh "
+                    "copy); the count covers the whole command, process "
+                    "start and exit included.", "",
+                    "| workload | ops | =n | =y | change | per op =n | "
+                    "per op =y |", "|---|---|---|---|---|---|---|"]
+            for k in names:
+                ops, a, cmd = wn[k]
+                b = wy[k][1]
+                out.append(f"| `{cmd}` | {ops} | {a} | {b} | {delta(a, b)} "
+                           f"| {a // ops} | {b // ops} |")
+                if b > a * (1 + WORKLOAD_NOISE):
+                    losses.append(f"`{cmd}` on {c}: {delta(a, b)}")
+            out.append("")
         mn, my = n["memcg"], y["memcg"]
         if "insns" in mn and "insns" in my:
             out += [f"## {mn['count']} memory cgroups, -cpu {c}", "",

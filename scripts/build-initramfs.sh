@@ -3,10 +3,18 @@
 # (arm64), guest/ (init and checks) and the test modules of that build.
 # Written to build/out/VARIANT/initramfs.cpio.gz with the tree's own
 # usr/gen_initramfs.sh.
+#
+# --bench adds make bench's workloads: Debian's stress-ng, and tcc, make
+# and the libc headers with the C project that guest/checks/build
+# compiles.  The boot tests' initramfs does without them (about 50 MB).
+#
+# usage: build-initramfs.sh VARIANT [--bench]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: build-initramfs.sh VARIANT}
+variant=${1:?usage: build-initramfs.sh VARIANT [--bench]}
+bench=
+[ "${2:-}" = --bench ] && bench=1
 out=$BUILD/out/$variant
 [ -f "$out/usr/gen_init_cpio" ] || die "$variant is not built; run build-kernel.sh first"
 
@@ -24,6 +32,25 @@ cp "$bb/usr/bin/busybox" "$root/bin/"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
 find "$out" -path "$root" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/"; done
+
+if [ -n "$bench" ]; then
+	"$top/scripts/initramfs-programs.sh" "$root" \
+		stress-ng tcc make libc6-dev linux-libc-dev
+	# guest/checks/build's project: kconfig's conf and three standalone
+	# host programs of the kernel tree; the lexer and parser that this
+	# build generated stand in for flex and bison.
+	src=$root/usr/src/hostprogs
+	mkdir -p "$src/kconfig" "$src/include"
+	cp "$top/guest/hostprogs/Makefile" "$KSRC/scripts/basic/fixdep.c" \
+		"$KSRC/scripts/kallsyms.c" "$KSRC/usr/gen_init_cpio.c" "$src/"
+	cp "$KSRC"/scripts/include/*.h "$src/include/"
+	cp "$KSRC"/scripts/kconfig/*.h "$src/kconfig/"
+	for f in conf confdata expr menu preprocess symbol util; do
+		cp "$KSRC/scripts/kconfig/$f.c" "$src/kconfig/"
+	done
+	cp "$out"/scripts/kconfig/{lexer.lex.c,parser.tab.c,parser.tab.h} "$src/kconfig/" ||
+		die "$variant: no generated kconfig lexer and parser in $out"
+fi
 
 # The console node must exist before /init runs (devtmpfs comes later).
 printf 'nod /dev/console 0600 0 0 c 5 1\n' > "$out/initramfs.extra"

@@ -3,11 +3,17 @@
 # print the path of the .deb.  Uses a private apt configuration under the
 # cache directory so the machine's own apt sources are never touched.
 #
-# usage: debian-fetch.sh PACKAGE[:ARCH][=VERSION]
+# --deps: the package and its dependency closure (Depends, Pre-Depends; no
+# Recommends), as apt would install them on an empty arm64 system, one .deb
+# path a line (for a guest's program with its shared libraries).
+#
+# usage: debian-fetch.sh [--deps] PACKAGE[:ARCH][=VERSION]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-spec=${1:?usage: debian-fetch.sh PACKAGE[:ARCH][=VERSION]}
+deps=
+[ "${1:-}" = --deps ] && { deps=1; shift; }
+spec=${1:?usage: debian-fetch.sh [--deps] PACKAGE[:ARCH][=VERSION]}
 apt_dir=$CACHE_DIR/apt
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
@@ -35,6 +41,34 @@ if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 fi
 
 cd "$CACHE_DIR/debs"
+if [ -n "$deps" ]; then
+	# The closure as apt resolves it with nothing installed (status is
+	# /dev/null): 'URI' FILE SIZE HASH, one .deb a line.  arm64 as the
+	# native architecture: a dependency of a Multi-Arch: foreign package
+	# then resolves to arm64, not to the host's architecture.
+	uris=$(apt-get "${apt_opts[@]}" -o APT::Architecture=arm64 -qq --print-uris \
+		--no-install-recommends install "$spec" 2>&1) ||
+		die "Debian unstable cannot install $spec with its dependencies:"$'\n'"$uris"
+	files=$(awk '/^\x27/ { print $2 }' <<< "$uris")
+	[ -n "$files" ] || die "apt printed no package for $spec: $uris"
+	# apt-get download takes NAME:ARCH=VERSION; the file is
+	# NAME_VERSION_ARCH.deb with the epoch's colon as %3a.
+	want=()
+	for f in $files; do
+		[ -f "$f" ] && continue
+		IFS=_ read -r name version arch <<< "${f%.deb}"
+		want+=("$name:$arch=${version//%3a/:}")
+	done
+	if [ ${#want[@]} -gt 0 ]; then
+		apt-get "${apt_opts[@]}" -q download "${want[@]}" >&2 ||
+			die "cannot download the dependencies of $spec from $mirror: ${want[*]}"
+	fi
+	for f in $files; do
+		[ -f "$f" ] || die "$f is not in $CACHE_DIR/debs after the download"
+		echo "$CACHE_DIR/debs/$f"
+	done
+	exit 0
+fi
 if ! apt-get "${apt_opts[@]}" -q download "$spec" >&2; then
 	die "Debian unstable no longer offers $spec; fetch it by hand (snapshot.debian.org) and put it in $CACHE_DIR/debs"
 fi
