@@ -23,9 +23,8 @@ import subprocess
 import sys
 
 DYN_ADD_BESIDES_MAX = 2
-# The target is 4 (adrp/add/mov/atomic); this version takes 6, since the
-# local offset is patched in at boot (movz + add): see the cover letter.
-STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "6"))
+# adrp/add (the adrp patched at boot to the local address), mov, atomic.
+STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "4"))
 
 EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
 COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
