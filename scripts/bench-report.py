@@ -101,7 +101,8 @@ def main():
     out += ["- metric: guest instructions, from the guest clock under QEMU "
             "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
             "vCPU running; the same from run to run to the 16 instructions "
-            "of the guest timer", ""]
+            "of the guest timer (the stress-ng and build workloads, whole "
+            "processes, to within 0.1%)", ""]
     losses = []
 
     for c in cpus:
