@@ -35,15 +35,6 @@ t() {
 	fi
 }
 
-# numa_nodes SMP: QEMU options for two nodes of 512MB (MEM is 1G), the
-# first half of the vCPUs on node 0.
-numa_nodes() {
-	local half=$(($1 / 2))
-	echo "-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M" \
-	     "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0" \
-	     "-numa node,nodeid=1,cpus=$half-$(($1 - 1)),memdev=m1"
-}
-
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

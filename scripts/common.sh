@@ -35,3 +35,12 @@ kmake() {
 	command -v ccache >/dev/null && cc="ccache $cc"
 	make -C "$KSRC" CC="$cc" -j"$(nproc)" "$@"
 }
+
+# numa_nodes SMP: QEMU options for two NUMA nodes of 512MB each (the
+# guest's default 1G), the first half of the vCPUs on node 0.
+numa_nodes() {
+	local half=$(($1 / 2))
+	echo "-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M" \
+	     "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0" \
+	     "-numa node,nodeid=1,cpus=$half-$(($1 - 1)),memdev=m1"
+}

@@ -8,7 +8,8 @@
 # "emitted-code" for scripts/check-emitted-code.py.  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
-# module).  Builds in a worktree of its own (build/mutant-tree) and
+# module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
+# nodes.  Builds in a worktree of its own (build/mutant-tree) and
 # build/out/mutant.
 #
 # usage: mutants.sh [MUTANT.patch...]
@@ -36,13 +37,14 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y series-kunit debug ||
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y series-kunit debug numa ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
 		echo "FAIL $name: does not build"
 		failed=$((failed + 1))
 		continue
 	fi
-	GUEST_CHECKS=kunit_modules${checks:+,$checks} BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
+	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
+		BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
 		"$variant" max "mutant-$name" guest.hotplug_cycles=2
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
