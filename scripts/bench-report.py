@@ -52,7 +52,8 @@ def parse(path):
 
 
 # The workloads' counts (stress-ng, the build) vary a little from boot to
-# boot: a change within this fraction is not listed as a loss.
+# boot, up to 0.4% in two full runs: a change within this fraction is not
+# listed as a loss.
 WORKLOAD_NOISE = 0.01
 
 
@@ -102,7 +103,7 @@ def main():
             "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
             "vCPU running; the same from run to run to the 16 instructions "
             "of the guest timer (the stress-ng and build workloads, whole "
-            "processes, to within 0.1%)", ""]
+            "processes, to within 0.5%)", ""]
     losses = []
 
     for c in cpus:

@@ -27,8 +27,9 @@ if [ -n "$quick" ]; then
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4}
 else
 	params="guest.bench.loops=200000 guest.bench.objs=65536 guest.memcg.count=10000"
-	# The workloads of guest/checks/stress and build: each 1.3 to 3 billion
-	# guest instructions, 20 to 45 s of host time on -cpu max.
+	# The workloads of guest/checks/stress and build: each 1.3 to 3.2
+	# billion guest instructions, 6 to 20 s of host time; together about
+	# 40 s a boot on -cpu max and 55 s on cortex-a57 (idle host).
 	params="$params guest.stress.vm=4096 guest.stress.vm_bytes=64M guest.stress.mmapfork=8"
 	params="$params guest.stress.mmapfork_bytes=256M guest.stress.fork=2000 guest.build.runs=4"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
@@ -54,8 +55,9 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	shift 5
 	local t0=$SECONDS
 	set -- maxcpus=1 "$@"
-	# A workload boot takes 5 to 10 minutes on cortex-a57 when the host is
-	# busy, past boot-guest.sh's default limit.
+	# A workload boot takes 1.5 to 3 minutes (cortex-a57 the longer), more
+	# while kernels build beside it: room beyond boot-guest.sh's default
+	# limit of 10 minutes.
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} \
 	QEMU_ARGS="-icount shift=0,sleep=off" SMP=$n MEM=2G GUEST_CHECKS=$checks \
 		LOGS=$logs "$top/scripts/boot-guest.sh" "bench-$v" "$cpu" "$name" "$@" ||
