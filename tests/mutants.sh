@@ -4,8 +4,9 @@
 # Each tests/mutants/NAME.patch applies on top of the series; its first
 # line, "expect: CASE...", names what must catch it: a KUnit case that
 # must fail at boot, "rerun:SUITE" for a suite that must fail when
-# guest/checks/kunit_rerun runs it again after the guest checks, or
-# "emitted-code" for scripts/check-emitted-code.py.  An optional second
+# guest/checks/kunit_rerun runs it again after the guest checks,
+# "emitted-code" for scripts/check-emitted-code.py, or "log-clean" for a
+# warning in the console log (scripts/log-clean.sh).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
 # module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
@@ -52,6 +53,8 @@ for m in "$@"; do
 		case $c in
 		emitted-code)
 			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" ;;
+		log-clean)
+			! "$top/scripts/log-clean.sh" "$log" > /dev/null ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
 		*)
