@@ -13,7 +13,7 @@ fragments=(guest local-mapping-y series-kunit debug numa)
 # half the memory), where the KUnit suites check that units stay
 # node-local.
 boots=${CHECK_BOOTS:-max:4::numa cortex-a57:4::numa max:8:kpti=1 cortex-a57:8:kpti=1}
-checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats
+checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses
 
 passed=0
 failed=0
@@ -54,10 +54,12 @@ t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]}"
 t emitted-code "$top/scripts/check-emitted-code.py" "$variant"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
+boot_logs=()
 for b in $boots; do
 	IFS=: read -r cpu smp args topology <<< "$b"
 	name=$cpu-$smp${args:+-${args//=/}}${topology:+-$topology}
 	log=$LOGS/check-$name.log
+	boot_logs+=("$log")
 	qemu_args=
 	[ "$topology" = numa ] && qemu_args=$(numa_nodes "$smp")
 	QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
@@ -70,6 +72,7 @@ for b in $boots; do
 	done
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 done
+t kaslr:addresses-move "$top/scripts/check-kaslr.sh" "${boot_logs[@]}"
 
 t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 

@@ -8,6 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 out=${1:-$PATCHES}
+# The version of the series as posted: v2 reworked the address space.
+reroll=2
 [ -e "$KSRC/.git" ] || die "no work tree at $KSRC; run 'make tree' first"
 cd "$KSRC"
 [ "$(git symbolic-ref -q --short HEAD)" = series ] ||
@@ -17,11 +19,11 @@ mkdir -p "$out"
 rm -f "$out"/*.patch "$out/series"
 if [ "$(git rev-list --count "$BASE_TAG..series")" -gt 0 ]; then
 	git -c core.abbrev=12 format-patch -q --zero-commit --no-signature --cover-letter \
-		--cover-from-description=subject --subject-prefix="RFC PATCH" \
+		--cover-from-description=subject --subject-prefix="RFC PATCH" --reroll-count="$reroll" \
 		--base="$BASE_TAG" -o "$out" "$BASE_TAG..series"
 	# format-patch dates the cover letter "now"; use the newest commit's
 	# date so that exporting twice gives the same file.
 	sed -i "1,/^\$/s/^Date: .*/Date: $(git log -1 --format=%aD series)/" \
-		"$out/0000-cover-letter.patch"
+		"$out/v$reroll-0000-cover-letter.patch"
 fi
-(cd "$out" && ls | grep -E '^[0-9]{4}-.*\.patch$' | grep -v '^0000-cover-letter' || true) > "$out/series"
+(cd "$out" && ls | grep -E '^v[0-9]+-[0-9]{4}-.*\.patch$' | grep -v -- '-0000-cover-letter' || true) > "$out/series"

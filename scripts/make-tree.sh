@@ -48,7 +48,7 @@ git checkout -q -f -B series "$BASE_TAG"
 
 # The cover letter's subject and text become the branch description, which
 # export turns back into the cover letter.
-"$top/scripts/cover-description.sh" "$PATCHES/0000-cover-letter.patch" |
+"$top/scripts/cover-description.sh" "$(ls "$PATCHES"/*0000-cover-letter.patch | head -n 1)" |
 	git config --file .git/config branch.series.description "$(cat)"
 
 n=0
