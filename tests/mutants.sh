@@ -5,8 +5,10 @@
 # line, "expect: CASE...", names what must catch it: a KUnit case that
 # must fail at boot, "rerun:SUITE" for a suite that must fail when
 # guest/checks/kunit_rerun runs it again after the guest checks,
-# "emitted-code" for scripts/check-emitted-code.py, or "log-clean" for a
-# warning in the console log (scripts/log-clean.sh).  An optional second
+# "emitted-code" for scripts/check-emitted-code.py, "log-clean" for a
+# warning in the console log (scripts/log-clean.sh), or "kaslr" for
+# scripts/check-kaslr.sh over this boot and two more (an address that
+# KASLR no longer moves; the mutant's checks must include "addresses").  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
 # module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
@@ -55,6 +57,14 @@ for m in "$@"; do
 			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" ;;
 		log-clean)
 			! "$top/scripts/log-clean.sh" "$log" > /dev/null ;;
+		kaslr)
+			for i in 2 3; do
+				QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=addresses \
+					BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
+					"$variant" max "mutant-$name-$i" > /dev/null 2>&1
+			done
+			! "$top/scripts/check-kaslr.sh" "$log" "$LOGS/mutant-$name-2.log" \
+				"$LOGS/mutant-$name-3.log" > "$log.kaslr" 2>&1 ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
 		*)
