@@ -99,6 +99,17 @@ done
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-n/vmlinux" \
 	"$BUILD/out/bench-y/vmlinux" > "$logs/bloat-o-meter.txt"
 
+# With the option off the series must change no code: the base built with
+# the same fragments (the option does not exist there) against =n.  Not in
+# the quick run, to spare make check a third kernel build.
+if [ -z "$quick" ]; then
+	base_tree=$BUILD/linux-base
+	[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
+	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest bench
+	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
+		"$BUILD/out/bench-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
+fi
+
 base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
 series=$(git -C "$KSRC" rev-parse --short=12 series)
 # Debian's python3, which has matplotlib (host-tools.sh)
@@ -107,3 +118,13 @@ PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
 	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
 	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + bench fragments" \
 	"params=$params"
+if [ -z "$quick" ]; then
+	{
+		echo
+		echo "## The series with the option off against the base"
+		echo
+		echo "scripts/bloat-o-meter -c, the base against =n, same fragments:"
+		echo
+		grep -E '^(add/remove|Total)' "$logs/bloat-o-meter-base.txt" | sed 's/^/    /'
+	} >> "$results/report.md"
+fi
