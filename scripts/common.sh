@@ -29,11 +29,16 @@ note() {
 	echo ">>> $*" >&2
 }
 
-# Kernel make with the project's cross compiler, through ccache when present.
+# Kernel make with the project's cross compiler, through ccache when present;
+# with LLVM set (LLVM=1, or LLVM=-19 for Debian's clang-19), with clang.
 kmake() {
-	local cc=${CROSS_COMPILE}gcc
+	local cc=${CROSS_COMPILE}gcc llvm=()
+	if [ -n "${LLVM:-}" ]; then
+		cc=clang${LLVM#1}
+		llvm=(LLVM="$LLVM")
+	fi
 	command -v ccache >/dev/null && cc="ccache $cc"
-	make -C "$KSRC" CC="$cc" -j"$(nproc)" "$@"
+	make -C "$KSRC" "${llvm[@]}" CC="$cc" -j"$(nproc)" "$@"
 }
 
 # numa_nodes SMP: QEMU options for two NUMA nodes of 512MB each (the

@@ -5,6 +5,7 @@
 # line, "expect: CASE...", names what must catch it: a KUnit case that
 # must fail at boot, "rerun:SUITE" for a suite that must fail when
 # guest/checks/kunit_rerun runs it again after the guest checks,
+# "check:NAME" for a guest check that must fail,
 # "emitted-code" for scripts/check-emitted-code.py, "log-clean" for a
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
@@ -67,6 +68,8 @@ for m in "$@"; do
 				"$LOGS/mutant-$name-3.log" > "$log.kaslr" 2>&1 ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
+		check:*)
+			grep -q "^guest-check: ${c#check:} fail" "$log" ;;
 		*)
 			echo "$res" | grep -q "\[FAILED\] $c$" ;;
 		esac || missed="$missed $c"
