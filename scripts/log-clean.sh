@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Fail when a console log holds a kernel splat: a warning, an oops or BUG,
-# a lockdep report, a DEBUG_PREEMPT or DEBUG_VM complaint.  Prints them.
+# a lockdep report, a DEBUG_PREEMPT or DEBUG_VM complaint, or a CPU that did
+# not come online (a secondary that dies before it can report).  Prints them.
 set -euo pipefail
 
 log=${1:?usage: log-clean.sh CONSOLE-LOG}
 pattern='WARNING:|BUG:|BUG at|Oops|Kernel panic|Call trace:|Unable to handle|'\
 'possible recursive locking|possible circular locking|inconsistent lock state|'\
 'turning off the locking correctness validator|suspicious RCU usage|in preemptible|sleeping function called|'\
-'bad page|page dumped because|VM_BUG_ON|soft lockup|hung task'
+'bad page|page dumped because|VM_BUG_ON|soft lockup|hung task|failed to come online'
 if grep -nE "$pattern" "$log"; then
 	echo "kernel splats in $log (above)"
 	exit 1
