@@ -14,7 +14,8 @@ atomic once the alternative is applied, the rest is identical.  A torture
 test under TCG rarely catches a missing preemption guard (the window is a
 few instructions inside one translation block), this check always does.
 
-usage: check-emitted-code.py VARIANT [--no-targets]
+usage: check-emitted-code.py VARIANT... [--no-targets]
+  VARIANT...    one column each, e.g. a gcc and a clang build side by side
   --no-targets  only the structural rules (for the =n build, which keeps
                 preempt_disable() and is listed for comparison)
 """
@@ -97,41 +98,56 @@ def check(name, insns):
     return errors, total, besides
 
 
+def target_errors(name, total, besides):
+    if name == "pcpu_ref_this_cpu_add" and besides > DYN_ADD_BESIDES_MAX:
+        return [f"{besides} instructions besides the atomic, "
+                f"target {DYN_ADD_BESIDES_MAX}"]
+    if name == "pcpu_ref_this_cpu_inc_static" and total > STATIC_INC_MAX:
+        return [f"{total} instructions, limit {STATIC_INC_MAX}"]
+    if name == "pcpu_ref_this_cpu_read_static" and total > STATIC_READ_MAX:
+        return [f"{total} instructions, limit {STATIC_READ_MAX}"]
+    return []
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    variants = [a for a in sys.argv[1:] if not a.startswith("--")]
     targets = "--no-targets" not in sys.argv
-    if len(args) != 1:
+    if not variants:
         sys.exit(__doc__)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build = os.environ.get("BUILD", os.path.join(top, "build"))
-    ko = os.path.join(build, "out", args[0], "refcode", "pcpu_ref.ko")
-    if not os.path.exists(ko):
-        sys.exit(f"error: {ko} is not built")
-    funcs = functions(ko)
-    if not funcs:
-        sys.exit(f"error: no pcpu_ref_* function in {ko}")
+    funcs = {}
+    for v in variants:
+        ko = os.path.join(build, "out", v, "refcode", "pcpu_ref.ko")
+        if not os.path.exists(ko):
+            sys.exit(f"error: {ko} is not built")
+        funcs[v] = functions(ko)
+        if not funcs[v]:
+            sys.exit(f"error: no pcpu_ref_* function in {ko}")
 
+    names = sorted(set().union(*funcs.values()))
+    print(f"{'':40}" + "".join(f" {v[:24]:>24}" for v in variants))
+    print(f"{'function':40}" +
+          f" {'insns':>12}{'not atomic':>12}" * len(variants))
     failed = 0
-    print(f"{'function':40} {'insns':>5} {'besides the atomic':>18}")
-    for name in sorted(funcs):
-        errors, total, besides = check(name, funcs[name])
-        if targets and name == "pcpu_ref_this_cpu_add" and \
-                besides > DYN_ADD_BESIDES_MAX:
-            errors.append(f"{besides} instructions besides the atomic, "
-                          f"target {DYN_ADD_BESIDES_MAX}")
-        if targets and name == "pcpu_ref_this_cpu_inc_static" and \
-                total > STATIC_INC_MAX:
-            errors.append(f"{total} instructions, limit {STATIC_INC_MAX}")
-        if targets and name == "pcpu_ref_this_cpu_read_static" and \
-                total > STATIC_READ_MAX:
-            errors.append(f"{total} instructions, limit {STATIC_READ_MAX}")
-        print(f"{name:40} {total:5} {besides:18}")
+    for name in names:
+        cols, errors = [], []
+        for v in variants:
+            if name not in funcs[v]:
+                cols.append(f" {'-':>24}")
+                errors.append(f"{v}: missing")
+                continue
+            errs, total, besides = check(name, funcs[v][name])
+            if targets:
+                errs += target_errors(name, total, besides)
+            cols.append(f" {total:>12}{besides:>12}")
+            errors += [f"{v}: {e}" for e in errs]
+        print(f"{name:40}" + "".join(cols))
         for e in errors:
             print(f"error: {name}: {e}")
         failed += bool(errors)
-    print(f"{len(funcs)} functions, {failed} with errors")
+    print(f"{len(names)} functions, {failed} with errors")
     return 1 if failed else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
