@@ -5,7 +5,8 @@
 # kept.  Exit status: QEMU's, or 124 when the guest was killed.
 #
 # usage: boot-guest.sh VARIANT CPU LOGNAME [EXTRA-KERNEL-ARGS...]
-# QEMU_ARGS adds QEMU options (a NUMA topology, say).
+# QEMU_ARGS adds QEMU options (a NUMA topology, say); QEMU_MACHINE replaces
+# the machine (virt,gic-version=3,virtualization=on boots the kernel at EL2).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -30,7 +31,7 @@ mkdir -p "$LOGS"
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
 rc=0
 timeout --kill-after=10 "$timeout" \
-	qemu-system-aarch64 -machine virt,gic-version=3 -cpu "$cpu" -smp "$smp" -m "$mem" \
+	qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-nographic -monitor none -no-reboot ${QEMU_ARGS:-} \
 		-kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz" \
 		-append "console=ttyAMA0 panic=-1 guest.checks=$checks $*" \

@@ -19,6 +19,8 @@ rm -f "$disk"
 truncate -s 512M "$disk"
 export QEMU_ARGS="-drive file=$disk,format=raw,if=none,id=swap -device virtio-blk-device,drive=swap"
 export SMP=${SMP:-4}
+# A restored guest takes seconds; one that faults without a console hangs.
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 
 GUEST_CHECKS=hibernate,kunit_rerun,hotplug \
 	"$top/scripts/boot-guest.sh" "$variant" "$cpu" "hibernate-$cpu-write" \

@@ -8,11 +8,13 @@ set -uo pipefail
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
 fragments=(guest local-mapping-y series-kunit debug numa)
-# The boots: CPU model (max: LSE, cortex-a57: LL/SC), vCPUs, kernel
-# arguments (comma-separated; nokaslr makes KPTI rewrite the tables nG), and "numa" for two NUMA nodes (each with half the vCPUs and
-# half the memory), where the KUnit suites check that units stay
-# node-local.
-boots=${CHECK_BOOTS:-max:4::numa cortex-a57:4::numa max:8:kpti=1,nokaslr cortex-a57:8:kpti=1}
+# The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
+# ARGS: kernel arguments, comma-separated (nokaslr makes KPTI rewrite the
+# tables nG at boot).  MACHINE, comma-separated: "numa" for two NUMA nodes
+# (each with half the vCPUs and half the memory), where the KUnit suites
+# check that units stay node-local; "el2" to boot the kernel at EL2 (with
+# VHE on max), as on a server.
+boots=${CHECK_BOOTS:-max:4::numa cortex-a57:4::numa max:8:kpti=1,nokaslr cortex-a57:8:kpti=1 max:4::el2}
 checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses
 
 passed=0
@@ -56,13 +58,15 @@ t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
 boot_logs=()
 for b in $boots; do
-	IFS=: read -r cpu smp args topology <<< "$b"
-	name=$cpu-$smp${args:+-${args//=/}}${topology:+-$topology}
+	IFS=: read -r cpu smp args machine <<< "$b"
+	name=$cpu-$smp${args:+-${args//=/}}${machine:+-${machine//,/-}}
 	log=$LOGS/check-$name.log
 	boot_logs+=("$log")
 	qemu_args=
-	[ "$topology" = numa ] && qemu_args=$(numa_nodes "$smp")
-	QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
+	qemu_machine=virt,gic-version=3
+	case ,$machine, in *,numa,*) qemu_args=$(numa_nodes "$smp") ;; esac
+	case ,$machine, in *,el2,*) qemu_machine=$qemu_machine,virtualization=on ;; esac
+	QEMU_MACHINE=$qemu_machine QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
 		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" ${args//,/ }
 	t "boot:$name:finished" grep -q '^guest-done' "$log"
@@ -71,8 +75,28 @@ for b in $boots; do
 		t "guest:$name:$c" grep -q "^guest-check: $c pass" "$log"
 	done
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+	case ,$machine, in
+	*,el2,*) t "el2:$name" grep -q 'CPU(s) started at EL2' "$log" ;;
+	esac
 done
 t kaslr:addresses-move "$top/scripts/check-kaslr.sh" "${boot_logs[@]}"
+
+# One CPU online (the other possible CPUs' tables are made all the same):
+# no hotplug, no rerun.
+for a in nosmp maxcpus=1; do
+	name=max-4-${a//=/}
+	log=$LOGS/check-$name.log
+	SMP=4 GUEST_CHECKS=kunit_modules,percpu_test t "boot:$name" \
+		"$top/scripts/boot-guest.sh" "$variant" max "check-$name" "$a"
+	t "boot:$name:finished" grep -q '^guest-done' "$log"
+	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
+	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+done
+# Hibernation to a virtio disk, written and resumed on CPU 1: resume runs
+# cpu_resume, which QEMU's idle (a PSCI standby) never does.
+for cpu in max cortex-a57; do
+	t "hibernate:$cpu" "$top/scripts/check-hibernate.sh" "$variant" "$cpu"
+done
 
 t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 

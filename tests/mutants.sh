@@ -9,7 +9,8 @@
 # "emitted-code" for scripts/check-emitted-code.py, "log-clean" for a
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
-# KASLR no longer moves; the mutant's checks must include "addresses").  An optional second
+# KASLR no longer moves; the mutant's checks must include "addresses"), or
+# "hibernate" for scripts/check-hibernate.sh.  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
 # module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
@@ -66,6 +67,9 @@ for m in "$@"; do
 			done
 			! "$top/scripts/check-kaslr.sh" "$log" "$LOGS/mutant-$name-2.log" \
 				"$LOGS/mutant-$name-3.log" > "$log.kaslr" 2>&1 ;;
+		hibernate)
+			! "$top/scripts/check-hibernate.sh" "$variant" max \
+				> "$log.hibernate" 2>&1 ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
 		check:*)
