@@ -3,6 +3,9 @@
 # option on and with the option off, and the =y kernel boots cleanly with
 # its KUnit suites passing (bisectability).  Builds in a worktree of its
 # own (build/bisect-tree) and build/out/bisect-{y,n}.
+#
+# usage: bisect.sh [N...]   only the prefixes ending at patches N..., say
+#                           the ones that change the boot path
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -12,8 +15,13 @@ tree=$BUILD/bisect-tree
 
 passed=0
 failed=0
+n=0
 for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
-	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	n=$((n + 1))
+	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$n"; then
+		continue
+	fi
+	subject="$n/$(git -C "$KSRC" log -1 --format=%s "$c")"
 	git -C "$tree" checkout -q -f --detach "$c"
 	log=$LOGS/bisect-$c.log
 	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest local-mapping-n debug &&
