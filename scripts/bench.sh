@@ -46,7 +46,7 @@ rm -f "$logs"/*.log
 "$top/scripts/host-tools.sh"
 "$top/scripts/make-tree.sh"
 for v in n y; do
-	"$top/scripts/build-kernel.sh" "bench-$v" guest "local-mapping-$v" bench
+	"$top/scripts/build-kernel.sh" "bench-$v" guest "$GEOMETRY" "local-mapping-$v" bench
 	out=$BUILD/out/bench-$v
 	kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
 		>> "$out/build.log" 2>&1 ||
@@ -105,7 +105,7 @@ done
 if [ -z "$quick" ]; then
 	base_tree=$BUILD/linux-base
 	[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
-	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest bench
+	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest "$GEOMETRY" bench
 	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
 		"$BUILD/out/bench-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
 fi
@@ -116,7 +116,7 @@ series=$(git -C "$KSRC" rev-parse --short=12 series)
 PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
 	"base=$base" "series=$series ($(git -C "$KSRC" rev-list --count "$BASE_TAG..series") patches)" \
 	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
-	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + bench fragments" \
+	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + $GEOMETRY + bench fragments" \
 	"params=$params"
 if [ -z "$quick" ]; then
 	{

@@ -7,7 +7,7 @@ set -uo pipefail
 
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
-fragments=(guest local-mapping-y series-kunit debug numa)
+fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa)
 # The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
 # ARGS: kernel arguments, comma-separated (nokaslr makes KPTI rewrite the
 # tables nG at boot).  MACHINE, comma-separated: "numa" for two NUMA nodes

@@ -15,6 +15,12 @@ BASE_TARBALL_NAME=linux-source-7.2_7.2.13-1.tar.xz
 BASE_SHA256=ecb3877b9988c936dcc64c63af8a54c2fa6df7f717d4e5ee429d0f4c4859e68b
 BASE_TAG=v7.2.13-debian
 
+# The page-table geometry every kernel is built with: Debian's arm64 flavor
+# (4K pages, 52-bit VA with LPA2, NR_CPUS 512), read from its linux-headers
+# package (configure-kernel.sh, debian-geometry.sh).  -cpu max runs it with
+# 5 levels, -cpu cortex-a57, without LPA2, with 4 (the top level folded).
+GEOMETRY=${GEOMETRY:-debian-arm64}
+
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 # Never write .pyc files into the kernel work tree (kunit.py is run from it).

@@ -3,7 +3,10 @@
 # merged with the tree's scripts/kconfig/merge_config.sh in strict mode, so
 # an option that does not take effect stops the build.
 #
-# usage: configure-kernel.sh OUTDIR FRAGMENT...   (fragment names without .config)
+# usage: configure-kernel.sh OUTDIR FRAGMENT...   (a fragment is a name of
+#        configs/ without .config; debian-FLAVOR, the page-table geometry
+#        of Debian's FLAVOR kernel (debian-geometry.sh); or a path with a
+#        '/' in it)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -19,8 +22,18 @@ defined() {
 
 frags=()
 for f in "$@"; do
-	path=$top/configs/$f.config
-	[ -f "$path" ] || die "no fragment configs/$f.config"
+	case $f in
+	*/*)	[ -f "$f" ] || die "no fragment $f"
+		path=$(realpath -- "$f") ;;	# merge_config runs in $KSRC
+	debian-*)	# The geometry of Debian's kernel of that flavor
+		path=$BUILD/configs/$f.config
+		if [ ! -f "$path" ]; then
+			mkdir -p "$BUILD/configs"
+			"$top/scripts/debian-geometry.sh" "${f#debian-}" "$path"
+		fi ;;
+	*)	path=$top/configs/$f.config
+		[ -f "$path" ] || die "no fragment configs/$f.config" ;;
+	esac
 	# The series' own options appear patch by patch: one that an earlier
 	# patch does not define yet is left out (so "=y" is the base config
 	# before the first patch).  An option that exists must take effect.

@@ -32,12 +32,18 @@ apt_opts=(
 	-o APT::Sandbox::User=root
 )
 
-# Refresh the index at most once a day.
+# Refresh the index at most once a day.  Offline, an older index still
+# serves the .debs already in the cache (apt-get download keeps them); with
+# none, a failed update is the network's (apt only warns: --error-on=any).
 stamp=$apt_dir/lists/.updated
 if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
-	apt-get "${apt_opts[@]}" -q update >&2 ||
+	if apt-get "${apt_opts[@]}" -q update --error-on=any >&2; then
+		touch "$stamp"
+	elif [ -f "$stamp" ]; then
+		note "cannot refresh Debian's unstable index from $mirror (no network?): using the one of $(date -r "$stamp" +%F)"
+	else
 		die "cannot read Debian's unstable index from $mirror (no network?)"
-	touch "$stamp"
+	fi
 fi
 
 cd "$CACHE_DIR/debs"
@@ -69,7 +75,11 @@ if [ -n "$deps" ]; then
 	done
 	exit 0
 fi
-if ! apt-get "${apt_opts[@]}" -q download "$spec" >&2; then
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! apt-get "${apt_opts[@]}" -q download "$spec" 2>&1 | tee "$log" >&2; then
+	grep -qE 'Temporary failure resolving|Could not (resolve|connect)|Connection (failed|timed out|refused)|Network is unreachable' "$log" &&
+		die "cannot download $spec from $mirror: network failure"
 	die "Debian unstable no longer offers $spec; fetch it by hand (snapshot.debian.org) and put it in $CACHE_DIR/debs"
 fi
 name=${spec%%=*}

@@ -10,7 +10,7 @@ cpu=${CPU:-max}
 
 "$top/scripts/host-tools.sh"
 "$top/scripts/make-tree.sh"
-"$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y series-kunit
+"$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit
 "$top/scripts/build-initramfs.sh" "$variant"
 rc=0
 "$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" || rc=$?

@@ -24,8 +24,8 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	subject="$n/$(git -C "$KSRC" log -1 --format=%s "$c")"
 	git -C "$tree" checkout -q -f --detach "$c"
 	log=$LOGS/bisect-$c.log
-	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest local-mapping-n debug &&
-	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest local-mapping-y series-kunit debug &&
+	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest "$GEOMETRY" local-mapping-n debug &&
+	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$GEOMETRY" local-mapping-y series-kunit debug &&
 	   "$top/scripts/build-initramfs.sh" bisect-y &&
 	   GUEST_CHECKS=kunit_modules,hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
 	   grep -q '^guest-check: hotplug pass' "$log" &&

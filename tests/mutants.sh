@@ -42,7 +42,7 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest local-mapping-y series-kunit debug numa ||
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
 		echo "FAIL $name: does not build"
 		failed=$((failed + 1))
