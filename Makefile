@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ or tests/ so it can be run by hand.
 
-.PHONY: run check tree export series-check mutants bisect bench
+.PHONY: run check tree export series-check mutants bisect bench matrix
 
 run:
 	@scripts/run-main.sh
@@ -26,3 +26,6 @@ bisect:
 
 bench:
 	@scripts/bench.sh
+
+matrix:
+	@scripts/matrix.sh

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make matrix (slow, not in make check): build the series for every
+# page-table geometry it supports and boot each on an LSE and an LL/SC CPU
+# with the KUnit suites, CPU hotplug and the log check; print a table.
+#
+# A geometry is a config fragment: debian-FLAVOR (Debian's own, read from
+# its linux-headers package) or configs/geometry-*.config.  QEMU has no
+# LL/SC CPU with 16K pages (cortex-a57 has 4K and 64K only): there the LL/SC
+# boot is -cpu max with CONFIG_ARM64_LSE_ATOMICS=n, which emits the LL/SC
+# sequences.  The table goes to build/logs/matrix/matrix.md too.
+#
+# usage: matrix.sh [GEOMETRY...]    (default: all of them)
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+# GEOMETRY:EXTRA-FRAGMENTS (comma-separated; Debian's 16K and RT choices
+# need EXPERT to be visible to merge_config).
+all="debian-arm64: geometry-4k-48: debian-arm64-16k:expert geometry-16k-47:
+     geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert"
+[ $# -gt 0 ] && all=$*
+dir=$LOGS/matrix
+mkdir -p "$dir"
+table=$dir/matrix.md
+
+row() {
+	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$@" | tee -a "$table"
+}
+
+# boot_one VARIANT CPU NAME: "levels, bytes/CPU, KUnit, hotplug, log" cells.
+boot_one() {
+	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout
+	QEMU_ARGS=$(numa_nodes 4) SMP=4 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600} \
+		GUEST_CHECKS=kunit_modules,hotplug,kunit_rerun,percpu_test \
+		"$top/scripts/boot-guest.sh" "$1" "$2" "$3" guest.hotplug_cycles=3 \
+		> "$dir/$3.boot" 2>&1
+	layout=$(sed -n 's/.*per-CPU kernel page tables: \([0-9]*\) levels, \([0-9]*\) bytes per CPU.*/\1 levels, \2 B/p' "$log")
+	"$top/scripts/kunit-results.sh" "$log" > "$dir/$3.kunit" 2>&1 &&
+		grep -q '^guest-check: kunit_rerun pass' "$log" && kunit=pass
+	grep -q '^guest-check: hotplug pass' "$log" && hotplug=pass
+	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
+	echo "${layout:-no boot} | $kunit, $hotplug, $clean"
+}
+
+echo "| geometry | config | LSE boot (-cpu max) | KUnit, hotplug, log | LL/SC boot | KUnit, hotplug, log | emitted code |" > "$table"
+echo "|---|---|---|---|---|---|---|" >> "$table"
+cat "$table"
+failed=0
+for g in $all; do
+	geo=${g%%:*}
+	extra=${g#*:}
+	variant=matrix-$geo
+	frags=(guest "$geo" ${extra//,/ } local-mapping-y series-kunit debug numa)
+	if ! "$top/scripts/build-kernel.sh" "$variant" "${frags[@]}" > "$dir/$geo.build" 2>&1 ||
+	   ! "$top/scripts/build-initramfs.sh" "$variant" >> "$dir/$geo.build" 2>&1; then
+		row "$geo" "build failed ($dir/$geo.build)" - - - - -
+		failed=$((failed + 1))
+		continue
+	fi
+	cfg=$(grep -E '^CONFIG_(ARM64_(4K|16K|64K)_PAGES|ARM64_VA_BITS|PGTABLE_LEVELS|NR_CPUS|PREEMPT_RT)=' \
+		"$BUILD/out/$variant/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
+	code=fail
+	"$top/scripts/check-emitted-code.py" "$variant" > "$dir/$geo.code" 2>&1 && code=pass
+	lse=$(boot_one "$variant" max "matrix-$geo-max")
+	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
+		# An LL/SC kernel on max: same build with the LSE atomics off
+		echo 'CONFIG_ARM64_LSE_ATOMICS=n' > "$dir/no-lse.config"
+		llsc_variant=$variant-llsc
+		if "$top/scripts/build-kernel.sh" "$llsc_variant" "${frags[@]}" "$dir/no-lse.config" \
+			> "$dir/$geo-llsc.build" 2>&1 &&
+		   "$top/scripts/build-initramfs.sh" "$llsc_variant" >> "$dir/$geo-llsc.build" 2>&1; then
+			llsc="max, no LSE: $(boot_one "$llsc_variant" max "matrix-$geo-llsc")"
+		else
+			llsc="build failed | -"
+		fi
+	else
+		llsc="cortex-a57: $(boot_one "$variant" cortex-a57 "matrix-$geo-a57")"
+	fi
+	row "$geo" "$cfg" "${lse% | *}" "${lse#* | }" "${llsc% | *}" "${llsc#* | }" "$code"
+	case "$lse $llsc $code" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac
+done
+echo "$failed geometries with a failure (logs: $dir)"
+[ "$failed" -eq 0 ]
