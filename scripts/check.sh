@@ -21,23 +21,27 @@ passed=0
 failed=0
 mkdir -p "$LOGS/check"
 
-# t NAME CMD...: one test.
+# t NAME CMD...: one test, announced as it starts (a kernel build or a
+# boot takes minutes) and timed.
 t() {
-	local name=$1 log
+	local name=$1 log start
 	shift
 	log=$LOGS/check/$(echo "$name" | tr -c 'A-Za-z0-9._\n-' '_').log
+	start=$SECONDS
+	echo "RUN  $name"
 	if "$@" > "$log" 2>&1; then
 		passed=$((passed + 1))
-		echo "PASS $name"
+		echo "PASS $name ($((SECONDS - start)) s)"
 	else
 		failed=$((failed + 1))
-		echo "FAIL $name (log: $log)"
+		echo "FAIL $name ($((SECONDS - start)) s, log: $log)"
 		grep -E '^error:' "$log" | sed 's/^/    /' || tail -n 5 "$log" | sed 's/^/    /'
 		return 1
 	fi
 }
 
 finish() {
+	echo "total $((SECONDS / 60)) min $((SECONDS % 60)) s"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit
