@@ -104,7 +104,7 @@ done
 
 t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
-for tt in checksum broken-patch roundtrip unexported; do
+for tt in checksum broken-patch roundtrip unexported tree-state; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:hang "$top/tests/tooling.sh" hang "$variant"

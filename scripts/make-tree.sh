@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Build the kernel work tree: the base as one tagged commit, then one commit
-# per patch of patches/series, applied with git am.  An existing tree is
-# reused; it is only reset when it holds nothing that is not exported.
+# per patch of patches/series, applied with git am.  The tree records the
+# patches/ state it was made from and the commit that made, so that a run
+# can tell which side moved:
+#   neither        nothing is touched (no new mtimes, so no rebuild);
+#   patches/ only  (a git pull) the series is applied again;
+#   the tree only  (unexported commits or edits) it refuses;
+#   both           it names the conflict.
+# FORCE=1 applies patches/ whatever the tree holds.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -32,17 +38,53 @@ create_base() {
 	mv "$tmp" "$KSRC"
 }
 
-if [ ! -e "$KSRC/.git" ]; then
-	create_base
-elif [ -z "${FORCE:-}" ] && ! "$top/scripts/series-check.sh" >&2; then
-	die "the work tree holds work that is not exported; run 'make export' first (or FORCE=1 to drop it)"
+# The state of patches/: every file the series is made from.
+patches_state() {
+	(cd "$PATCHES" && sha256sum series *.patch) | sha256sum | cut -d' ' -f1
+}
+
+# The state of the tree: its branch's commit, "dirty" with edits.
+tree_state() {
+	if [ -n "$(git -C "$KSRC" status --porcelain)" ] || [ -d "$KSRC/.git/rebase-apply" ] ||
+	   [ "$(git -C "$KSRC" symbolic-ref -q --short HEAD)" != series ]; then
+		echo dirty
+	else
+		git -C "$KSRC" rev-parse HEAD
+	fi
+}
+
+record=$KSRC/.git/series-made-from
+fresh=
+[ -e "$KSRC/.git" ] || { create_base; fresh=1; }
+git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
+	die "$KSRC has no tag $BASE_TAG; move it away and run again"
+
+if [ -z "${FORCE:-}$fresh" ]; then
+	read -r made_patches made_tree 2>/dev/null < "$record" || made_patches=none made_tree=none
+	now_patches=$(patches_state)
+	now_tree=$(tree_state)
+	if [ "$now_patches" = "$made_patches" ] && [ "$now_tree" = "$made_tree" ]; then
+		note "$KSRC matches patches/; nothing to do"
+		exit 0
+	fi
+	if [ "$now_tree" != "$made_tree" ]; then
+		# The tree moved (or the record is missing): fine if its export is
+		# patches/ as it is now, e.g. after 'make export'.
+		if "$top/scripts/series-check.sh" >/dev/null 2>&1; then
+			echo "$now_patches $now_tree" > "$record"
+			note "$KSRC matches patches/; nothing to do"
+			exit 0
+		fi
+		[ "$made_tree" != none ] ||
+			die "the work tree differs from patches/ and has no record of the patches/ it was made from, so which is newer is unknown: keep the tree's work with 'make export' (it overwrites patches/) or patches/ with FORCE=1 (it drops the tree's)"
+		[ "$now_patches" != "$made_patches" ] ||
+			die "the work tree holds work that is not exported (make series-check shows it); run 'make export' first (or FORCE=1 to drop it)"
+		die "conflict: both patches/ and the work tree changed since the tree was made from patches/; keep the tree's work with 'make export' (it overwrites patches/) or patches/ with FORCE=1 (it drops the tree's)"
+	fi
+	note "patches/ changed: applying the series again"
 fi
 
 cd "$KSRC"
-git rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
-	die "$KSRC has no tag $BASE_TAG; move it away and run again"
-[ -z "$(git status --porcelain)" ] || [ -n "${FORCE:-}" ] ||
-	die "$KSRC has uncommitted changes"
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -f -B series "$BASE_TAG"
 
@@ -56,11 +98,15 @@ if [ -f "$PATCHES/series" ]; then
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
-		if ! git am -q --committer-date-is-author-date "$PATCHES/$p"; then
+		# A fixed committer (the date is the author's) makes the commit ids
+		# the same on every machine.
+		if ! GIT_COMMITTER_NAME="arm64 percpu series" GIT_COMMITTER_EMAIL=series@invalid \
+		     git am -q --committer-date-is-author-date "$PATCHES/$p"; then
 			git am --abort
 			die "patch $p does not apply to $(git log -1 --format='%h %s')"
 		fi
 		n=$((n + 1))
 	done < "$PATCHES/series"
 fi
+echo "$(patches_state) $(tree_state)" > "$record"
 note "$KSRC: $BASE_TAG + $n patches on branch series"

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|hang
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|hang
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -72,6 +72,34 @@ unexported)
 	expect_fail "uncommitted edits" env KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
 	git -C "$scratch/tree" commit -q -a -m "an unexported commit"
 	expect_fail "run 'make export'" env KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
+	;;
+tree-state)
+	# make-tree.sh tells which of patches/ and the tree moved.
+	scratch_tree
+	mk() { KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"; }
+	FORCE=1 mk
+	before=$(stat -c %Y "$scratch/tree/mm/percpu.c")
+	sleep 1
+	mk 2>&1 | grep "nothing to do"
+	[ "$(stat -c %Y "$scratch/tree/mm/percpu.c")" = "$before" ] ||
+		{ echo "a run on a matching tree touched mm/percpu.c"; exit 1; }
+	# patches/ moved (a pull): applied again, silently.
+	last=$(tail -n 1 "$scratch/patches/series")
+	reword() {
+		awk -v line="$1" '!done && /^$/ { print; print line; done = 1; next } { print }' \
+			"$scratch/patches/$last" > "$scratch/reworded"
+		mv "$scratch/reworded" "$scratch/patches/$last"
+	}
+	reword "Reworded upstream."
+	mk
+	git -C "$scratch/tree" log -1 --format=%b | grep -q "^Reworded upstream." ||
+		{ echo "the moved patches/ was not applied"; exit 1; }
+	# The tree moved: refused.
+	git -C "$scratch/tree" commit -q --allow-empty -m "an unexported commit"
+	expect_fail "run 'make export' first" mk
+	# Both moved: the conflict named.
+	reword "Reworded again."
+	expect_fail "conflict: both patches/ and the work tree changed" mk
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}
