@@ -7,7 +7,9 @@
 # its linux-headers package) or configs/geometry-*.config.  QEMU has no
 # LL/SC CPU with 16K pages (cortex-a57 has 4K and 64K only): there the LL/SC
 # boot is -cpu max with CONFIG_ARM64_LSE_ATOMICS=n, which emits the LL/SC
-# sequences.  The table goes to build/logs/matrix/matrix.md too.
+# sequences.  A 16K kernel also boots on neoverse-n1, which has no LPA2,
+# so 52-bit VA falls back to 48 bits with the top level folded.  The table
+# goes to build/logs/matrix/matrix.md too.
 #
 # usage: matrix.sh [GEOMETRY...]    (default: all of them)
 set -uo pipefail
@@ -15,7 +17,8 @@ set -uo pipefail
 
 # GEOMETRY:EXTRA-FRAGMENTS (comma-separated; Debian's 16K and RT choices
 # need EXPERT to be visible to merge_config).
-all="debian-arm64: geometry-4k-48: debian-arm64-16k:expert geometry-16k-47:
+all="debian-arm64: debian-arm64:nr-cpus-4096 geometry-4k-39: geometry-4k-48:
+     debian-arm64-16k:expert geometry-16k-47:expert
      geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert"
 [ $# -gt 0 ] && all=$*
 dir=$LOGS/matrix
@@ -46,13 +49,19 @@ echo "|---|---|---|---|---|---|---|" >> "$table"
 cat "$table"
 failed=0
 for g in $all; do
-	geo=${g%%:*}
 	extra=${g#*:}
-	variant=matrix-$geo
-	frags=(guest "$geo" ${extra//,/ } local-mapping-y series-kunit debug numa)
+	geo=${g%%:*}${extra:++${extra//,/+}}
+	geo=${geo/+expert/}
+	variant=matrix-${geo//+/-}
+	frags=(guest "${g%%:*}" ${extra//,/ } local-mapping-y series-kunit debug numa)
 	if ! "$top/scripts/build-kernel.sh" "$variant" "${frags[@]}" > "$dir/$geo.build" 2>&1 ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant" >> "$dir/$geo.build" 2>&1; then
 		row "$geo" "build failed ($dir/$geo.build)" - - - - -
+		failed=$((failed + 1))
+		continue
+	fi
+	if ! grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/$variant/.config"; then
+		row "$geo" "the option is off: HAVE_ARCH_PERCPU_LOCAL_MAPPING not selected" - - - - -
 		failed=$((failed + 1))
 		continue
 	fi
@@ -60,7 +69,7 @@ for g in $all; do
 		"$BUILD/out/$variant/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
 	code=fail
 	"$top/scripts/check-emitted-code.py" "$variant" > "$dir/$geo.code" 2>&1 && code=pass
-	lse=$(boot_one "$variant" max "matrix-$geo-max")
+	lse=$(boot_one "$variant" max "matrix-${geo//+/-}-max")
 	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
 		# An LL/SC kernel on max: same build with the LSE atomics off
 		echo 'CONFIG_ARM64_LSE_ATOMICS=n' > "$dir/no-lse.config"
@@ -68,15 +77,20 @@ for g in $all; do
 		if "$top/scripts/build-kernel.sh" "$llsc_variant" "${frags[@]}" "$dir/no-lse.config" \
 			> "$dir/$geo-llsc.build" 2>&1 &&
 		   "$top/scripts/build-initramfs.sh" "$llsc_variant" >> "$dir/$geo-llsc.build" 2>&1; then
-			llsc="max, no LSE: $(boot_one "$llsc_variant" max "matrix-$geo-llsc")"
+			llsc="max, no LSE: $(boot_one "$llsc_variant" max "matrix-${geo//+/-}-llsc")"
 		else
 			llsc="build failed | -"
 		fi
 	else
-		llsc="cortex-a57: $(boot_one "$variant" cortex-a57 "matrix-$geo-a57")"
+		llsc="cortex-a57: $(boot_one "$variant" cortex-a57 "matrix-${geo//+/-}-a57")"
 	fi
 	row "$geo" "$cfg" "${lse% | *}" "${lse#* | }" "${llsc% | *}" "${llsc#* | }" "$code"
 	case "$lse $llsc $code" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac
+	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
+		n1=$(boot_one "$variant" neoverse-n1 "matrix-${geo//+/-}-n1")
+		row "$geo" "$cfg" "neoverse-n1: ${n1% | *}" "${n1#* | }" - - "$code"
+		case "$n1" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac
+	fi
 done
 echo "$failed geometries with a failure (logs: $dir)"
 [ "$failed" -eq 0 ]
