@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ or tests/ so it can be run by hand.
 
-.PHONY: run check tree export series-check mutants bisect bench matrix
+.PHONY: run check tree export series-check mutants bisect bench matrix distro
 
 run:
 	@scripts/run-main.sh
@@ -29,3 +29,6 @@ bench:
 
 matrix:
 	@scripts/matrix.sh
+
+distro:
+	@scripts/distro.sh

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Write OUTFILE: a config fragment with the page-table geometry of Debian's
 # own arm64 kernel of the base version, taken from the .config in the
-# flavor's linux-headers package (Debian unstable, through debian-fetch.sh).
-# The .config is cached next to the .deb: a second run needs no network.
+# flavor's linux-headers package (debian-config.sh).
 #
 # usage: debian-geometry.sh FLAVOR OUTFILE   (FLAVOR: arm64, arm64-16k,
 #        rt-arm64, ...; empty for arm64)
@@ -37,26 +36,9 @@ geometry_rt=(
 
 flavor=${1:-arm64}
 outfile=${2:?usage: debian-geometry.sh FLAVOR OUTFILE}
-# Debian's kernel ABI name of the base: 7.2.13 in Debian 14 (unstable).
-kabi=${DEBIAN_KABI:-${BASE_VERSION%-*}+deb14}
-pkg=linux-headers-$kabi-$flavor
-deb=$CACHE_DIR/debs/${pkg}_${BASE_VERSION}_arm64.deb
-config=${deb%.deb}.config
-trap 'rm -f "$config.part" "$outfile.part"' EXIT
-
-if [ ! -s "$config" ]; then
-	if [ ! -f "$deb" ]; then
-		note "fetching $pkg $BASE_VERSION from Debian unstable"
-		"$top/scripts/debian-fetch.sh" "$pkg:arm64=$BASE_VERSION" > /dev/null ||
-			die "cannot fetch $pkg $BASE_VERSION (arm64): see the error above"
-		[ -f "$deb" ] || die "debian-fetch.sh did not leave $deb"
-	fi
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO --wildcards './usr/src/linux-headers-*/.config' > "$config.part" ||
-		die "no usr/src/linux-headers-*/.config in $deb"
-	[ -s "$config.part" ] || die "no usr/src/linux-headers-*/.config in $deb"
-	mv "$config.part" "$config"
-fi
+trap 'rm -f "$outfile.part"' EXIT
+config=$("$top/scripts/debian-config.sh" "$flavor")
+pkg=$(basename "$config" | cut -d_ -f1)
 
 syms=("${geometry[@]}")
 [ "$flavor" = rt-arm64 ] && syms+=("${geometry_rt[@]}")

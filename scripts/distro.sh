@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make distro (slow, not in make check): build the series with Debian's own
+# complete arm64 .config and the option on, and fail on any compiler
+# warning that the base does not give with the same .config.  Only the
+# objects that warn are compiled in the base tree too (build/linux-base, a
+# worktree at the base tag), so the base costs minutes, not hours.
+#
+# Debian's .config is changed where a build outside Debian's packaging
+# needs it: no debug info (pahole and hours of DWARF; it makes no compiler
+# warning of its own), no module signing (Debian's key is not here), and
+# olddefconfig for the compiler this machine has (Debian built with its
+# gcc-16; Rust goes when no rustc is installed).
+#
+# usage: distro.sh [FLAVOR]   (arm64, the default, or arm64-16k, rt-arm64)
+#        DISTRO_TARGETS: what to build (default: vmlinux modules)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+flavor=${1:-arm64}
+targets=${DISTRO_TARGETS:-vmlinux modules}
+config=$("$top/scripts/debian-config.sh" "$flavor")
+out=$BUILD/out/distro-$flavor
+base_out=$out-base
+logs=$LOGS/distro-$flavor
+mkdir -p "$out" "$base_out" "$logs"
+
+# configure TREE OUTDIR [OPTION...]: Debian's .config, adjusted, in OUTDIR.
+configure() {
+	local tree=$1 dir=$2
+	shift 2
+	cp "$config" "$dir/.config"
+	"$tree/scripts/config" --file "$dir/.config" \
+		--disable DEBUG_INFO --enable DEBUG_INFO_NONE \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_BTF \
+		--disable MODULE_SIG --disable MODULE_SIG_ALL \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" "$@"
+	KSRC=$tree kmake -s O="$dir" olddefconfig > /dev/null
+}
+
+# warnings LOG: each compiler warning as "file: warning: text", without the
+# tree's path and the line and column (the series moves lines), once.
+warnings() {
+	sed -n 's|^\([^ :]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p' "$1" |
+		sed "s|^$KSRC/||; s|^$BUILD/linux-base/||" | sort -u
+}
+
+note "configuring the series with Debian's $flavor .config ($config)"
+configure "$KSRC" "$out" --enable PERCPU_LOCAL_MAPPING
+grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$out/.config" ||
+	die "CONFIG_PERCPU_LOCAL_MAPPING=y does not hold with Debian's $flavor .config: see $out/.config"
+
+start=$SECONDS
+note "building $targets (log: $logs/series.log)"
+kmake O="$out" $targets > "$logs/series.log" 2>&1 ||
+	{ grep -E 'error|Error' "$logs/series.log" | head -n 30 >&2; die "the series does not build with Debian's $flavor .config (log: $logs/series.log)"; }
+note "built in $(((SECONDS - start) / 60)) min"
+warnings "$logs/series.log" > "$logs/series.warnings"
+
+# The base: the same .config, the objects that warned.
+base_tree=$BUILD/linux-base
+[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
+configure "$base_tree" "$base_out"
+# The .c files that warned, and those whose includes did (gcc names them
+# in its "In file included from" lines).
+objs=$( { cut -d: -f1 "$logs/series.warnings"
+	  grep -oE 'from [^ :]+\.c:' "$logs/series.log" | sed -E 's/^from //; s/:$//' || true
+	} | sed "s|^$KSRC/||" | sed -n 's/\.c$/.o/p' | sort -u)
+: > "$logs/base.log"
+for o in $objs; do
+	[ -f "$base_tree/${o%.o}.c" ] || continue
+	KSRC=$base_tree kmake O="$base_out" "$o" >> "$logs/base.log" 2>&1 || true
+done
+warnings "$logs/base.log" > "$logs/base.warnings"
+
+new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
+echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(wc -l < "$logs/base.warnings") of them in the base too"
+if [ -n "$new" ]; then
+	echo "$new"
+	die "the series adds $(echo "$new" | wc -l) warnings with Debian's $flavor .config"
+fi
+echo "no new warning with Debian's $flavor .config and CONFIG_PERCPU_LOCAL_MAPPING=y"
