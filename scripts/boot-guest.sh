@@ -30,7 +30,10 @@ mkdir -p "$LOGS"
 
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
 rc=0
-timeout --kill-after=10 "$timeout" \
+# --foreground: timeout stays in the caller's process group, so a Ctrl-C
+# (or a signal to the group) reaches QEMU too rather than leaving the guest
+# running until the timeout.
+timeout --foreground --kill-after=10 "$timeout" \
 	qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-nographic -monitor none -no-reboot ${QEMU_ARGS:-} \
 		-kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz" \

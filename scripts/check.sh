@@ -108,4 +108,5 @@ for tt in checksum broken-patch roundtrip unexported tree-state; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:hang "$top/tests/tooling.sh" hang "$variant"
+t tooling:interrupt "$top/tests/tooling.sh" interrupt "$variant"
 finish

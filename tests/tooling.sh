@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|hang
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -100,6 +100,27 @@ tree-state)
 	# Both moved: the conflict named.
 	reword "Reworded again."
 	expect_fail "conflict: both patches/ and the work tree changed" mk
+	;;
+interrupt)
+	# A Ctrl-C stops the guest: SIGINT to the process group of a boot
+	# that would otherwise hang until BOOT_TIMEOUT.
+	variant=${2:?the interrupt test needs a built variant}
+	setsid env BOOT_TIMEOUT=300 LOGS="$scratch" "$top/scripts/boot-guest.sh" \
+		"$variant" cortex-a57 interrupt guest.hang=1 > "$scratch/interrupt.out" 2>&1 &
+	leader=$!
+	for _ in $(seq 60); do
+		grep -q guest-start "$scratch/interrupt.log" 2>/dev/null && break
+		sleep 1
+	done
+	grep -q guest-start "$scratch/interrupt.log" || { echo "the guest did not start"; exit 1; }
+	kill -INT -- -"$leader"
+	for _ in $(seq 20); do
+		pgrep -f "qemu-system-aarch64.*$variant" > /dev/null || { echo "QEMU stopped on SIGINT"; exit 0; }
+		sleep 1
+	done
+	pkill -f "qemu-system-aarch64.*$variant" || true
+	echo "QEMU still ran 20 s after SIGINT to its process group"
+	exit 1
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}
