@@ -13,18 +13,10 @@ static DEFINE_PER_CPU(unsigned long, pcpu_ref_counter);
 static DEFINE_PER_CPU_ALIGNED(u128, pcpu_ref_pair);
 
 /* One exported, never inlined function per operation and type. */
-#define REF_ATTR(attr, name, ret, args, body)				\
-	noinline attr ret pcpu_ref_##name args;				\
-	noinline attr ret pcpu_ref_##name args { body; }		\
+#define REF(name, ret, args, body)					\
+	noinline ret pcpu_ref_##name args;				\
+	noinline ret pcpu_ref_##name args { body; }			\
 	EXPORT_SYMBOL_GPL(pcpu_ref_##name)
-#define REF(name, ret, args, body)	REF_ATTR(, name, ret, args, body)
-/*
- * this_cpu_try_cmpxchg() also reads and writes *o, the caller's memory,
- * which KASAN checks with a call: not on the percpu address, which the
- * check looks for in every other function (KASAN builds of make matrix).
- */
-#define REF_TRY(name, ret, args, body)					\
-	REF_ATTR(__no_sanitize_address, name, ret, args, body)
 
 #define REF_SIZE(t)							\
 REF(read_##t, t, (t __percpu *p), return this_cpu_read(*p));		\
@@ -40,8 +32,8 @@ REF(add_return_##t, t, (t __percpu *p, t v),				\
 REF(xchg_##t, t, (t __percpu *p, t v), return this_cpu_xchg(*p, v));	\
 REF(cmpxchg_##t, t, (t __percpu *p, t o, t n),				\
     return this_cpu_cmpxchg(*p, o, n));					\
-REF_TRY(try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),		\
-	return this_cpu_try_cmpxchg(*p, o, n))
+REF(try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),			\
+    return this_cpu_try_cmpxchg(*p, o, n))
 
 REF_SIZE(u8);
 REF_SIZE(u16);
@@ -52,8 +44,8 @@ REF(cmpxchg64, u64, (u64 __percpu *p, u64 o, u64 n),
     return this_cpu_cmpxchg64(*p, o, n));
 REF(cmpxchg128, u128, (u128 __percpu *p, u128 o, u128 n),
     return this_cpu_cmpxchg128(*p, o, n));
-REF_TRY(try_cmpxchg128, bool, (u128 __percpu *p, u128 *o, u128 n),
-	return this_cpu_try_cmpxchg128(*p, o, n));
+REF(try_cmpxchg128, bool, (u128 __percpu *p, u128 *o, u128 n),
+    return this_cpu_try_cmpxchg128(*p, o, n));
 
 /* The figures the series is judged by: see scripts/check-emitted-code.sh */
 REF(this_cpu_add, void, (unsigned long __percpu *p, unsigned long v),
