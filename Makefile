@@ -1,10 +1,13 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ or tests/ so it can be run by hand.
 
-.PHONY: run check tree export series-check mutants bisect bench matrix distro
+.PHONY: run shell check tree export series-check mutants bisect bench matrix distro
 
 run:
 	@scripts/run-main.sh
+
+shell:
+	@scripts/run-main.sh shell
 
 check:
 	@scripts/check.sh

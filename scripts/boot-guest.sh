@@ -7,6 +7,8 @@
 # usage: boot-guest.sh VARIANT CPU LOGNAME [EXTRA-KERNEL-ARGS...]
 # QEMU_ARGS adds QEMU options (a NUMA topology, say); QEMU_MACHINE replaces
 # the machine (virt,gic-version=3,virtualization=on boots the kernel at EL2).
+# INTERACTIVE=1 (make shell): the console on the terminal, a shell in the
+# guest, no timeout and no log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -28,15 +30,21 @@ log=$LOGS/$name.log
 [ "$cpu" = max ] && cpu=max,pauth-impdef=on
 mkdir -p "$LOGS"
 
+qemu=(qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" -cpu "$cpu" -smp "$smp" -m "$mem"
+      -nographic -no-reboot ${QEMU_ARGS:-}
+      -kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz")
+if [ -n "${INTERACTIVE:-}" ]; then
+	note "booting $variant on -cpu $cpu -smp $smp with a shell; Ctrl-A X quits QEMU"
+	exec "${qemu[@]}" -append "console=ttyAMA0 panic=-1 guest.shell=1 $*"
+fi
+
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
 rc=0
 # --foreground: timeout stays in the caller's process group, so a Ctrl-C
 # (or a signal to the group) reaches QEMU too rather than leaving the guest
 # running until the timeout.
 timeout --foreground --kill-after=10 "$timeout" \
-	qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" -cpu "$cpu" -smp "$smp" -m "$mem" \
-		-nographic -monitor none -no-reboot ${QEMU_ARGS:-} \
-		-kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz" \
+	"${qemu[@]}" -monitor none \
 		-append "console=ttyAMA0 panic=-1 guest.checks=$checks $*" \
 		< /dev/null > "$log" 2>&1 || rc=$?
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # make run: build the series with CONFIG_PERCPU_LOCAL_MAPPING=y, boot it on
 # 4 vCPUs and show what it did: the KUnit summary, the guest's checks, and
-# the instructions one this_cpu_add() compiles to.
+# the instructions one this_cpu_add() compiles to.  SUITE=GLOB runs only the
+# KUnit suites that match (kunit.filter_glob), e.g. SUITE=cpu_pgd.
+#
+# usage: run-main.sh [shell]   (shell: make shell, the same kernel with a
+#        shell on the console instead of the checks)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,8 +16,11 @@ cpu=${CPU:-max}
 "$top/scripts/make-tree.sh"
 "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit
 "$top/scripts/build-initramfs.sh" "$variant"
+if [ "${1:-}" = shell ]; then
+	INTERACTIVE=1 exec "$top/scripts/boot-guest.sh" "$variant" "$cpu" shell
+fi
 rc=0
-"$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" || rc=$?
+"$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" ${SUITE:+kunit.filter_glob=$SUITE} || rc=$?
 log=$LOGS/run-$cpu.log
 
 echo
@@ -28,4 +35,7 @@ echo "== this_cpu_add(*p, v) and a static this_cpu_inc() as built ($variant, LL/
 echo
 echo "== every this_cpu_*() operation (scripts/check-emitted-code.py)"
 "$top/scripts/check-emitted-code.py" "$variant" | tail -n 1
+if [ -n "${SUITE:-}" ] && ! grep -q '# Subtest:' "$log"; then
+	die "no KUnit suite matches SUITE=$SUITE (the series': arm64_cpu_pgd, percpu_local_mapping, percpu_this_cpu)"
+fi
 [ "$rc" -eq 0 ] && grep -q '^guest-done' "$log"
