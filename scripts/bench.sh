@@ -11,13 +11,22 @@
 # counts the workload's instructions alone and is the same from run to run
 # (to the 16 instructions of the 62.5MHz guest timer).
 #
-# BENCH_QUICK=1: a smoke run with small counts (make check runs it).
+# BENCH_QUICK=1: a smoke run with small counts (make check runs it), with
+# build directories (build/out/bench-quick-n, -y), logs (build/logs/
+# bench-quick) and results (build/bench-quick) of its own, so that make
+# check never touches make bench's.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 quick=${BENCH_QUICK:-}
 results=${BENCH_RESULTS:-$top/bench/results}
-[ -n "$quick" ] && results=$BUILD/bench-quick
+prefix=bench
+logs=$LOGS/bench
+if [ -n "$quick" ]; then
+	results=$BUILD/bench-quick
+	prefix=bench-quick
+	logs=$LOGS/bench-quick
+fi
 cpus=${BENCH_CPUS:-max cortex-a57}
 smp=${BENCH_SMP:-4}
 if [ -n "$quick" ]; then
@@ -39,20 +48,19 @@ else
 	params="$params guest.stress.mmapfork_bytes=256M guest.stress.fork=2000 guest.build.runs=4"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
 fi
-logs=$LOGS/bench
 mkdir -p "$logs" "$results"
 rm -f "$logs"/*.log
 
 "$top/scripts/host-tools.sh"
 "$top/scripts/make-tree.sh"
 for v in n y; do
-	"$top/scripts/build-kernel.sh" "bench-$v" guest "$GEOMETRY" "local-mapping-$v" bench
-	out=$BUILD/out/bench-$v
+	"$top/scripts/build-kernel.sh" "$prefix-$v" guest "$GEOMETRY" "local-mapping-$v" bench
+	out=$BUILD/out/$prefix-$v
 	kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
 		>> "$out/build.log" 2>&1 ||
-		die "bench-$v: bench module failed (log: $out/build.log)"
+		die "$prefix-$v: bench module failed (log: $out/build.log)"
 	# stress-ng, tcc and make for guest/checks/stress and build.
-	"$top/scripts/build-initramfs.sh" "bench-$v" --bench
+	"$top/scripts/build-initramfs.sh" "$prefix-$v" --bench
 done
 
 boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
@@ -65,13 +73,13 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	# limit of 10 minutes.
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} \
 	QEMU_ARGS="-icount shift=0,sleep=off" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
-		LOGS=$logs "$top/scripts/boot-guest.sh" "bench-$v" "$cpu" "$name" "$@" ||
-		die "bench-$v did not finish on $cpu (log: $logs/$name.log)"
+		LOGS=$logs "$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@" ||
+		die "$prefix-$v did not finish on $cpu (log: $logs/$name.log)"
 	grep -q '^guest-done' "$logs/$name.log" ||
-		die "bench-$v: no guest-done on $cpu (log: $logs/$name.log)"
+		die "$prefix-$v: no guest-done on $cpu (log: $logs/$name.log)"
 	# A workload that failed would be missing from the report.
 	! grep '^guest-check: .* fail' "$logs/$name.log" >&2 ||
-		die "bench-$v: a check failed on $cpu (log: $logs/$name.log)"
+		die "$prefix-$v: a check failed on $cpu (log: $logs/$name.log)"
 	echo "bench-wall: $((SECONDS - t0)) s" >> "$logs/$name.log"
 }
 
@@ -88,7 +96,7 @@ done
 # and the boot tests' initramfs: the workloads' programs and headers
 # (about 50 MB in the initramfs) would count as used memory.
 for v in n y; do
-	"$top/scripts/build-initramfs.sh" "bench-$v"
+	"$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
 for n in $overhead_smp; do
 	for v in n y; do
@@ -96,8 +104,8 @@ for n in $overhead_smp; do
 	done
 done
 
-"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-n/vmlinux" \
-	"$BUILD/out/bench-y/vmlinux" > "$logs/bloat-o-meter.txt"
+"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
+	"$BUILD/out/$prefix-y/vmlinux" > "$logs/bloat-o-meter.txt"
 
 # With the option off the series must change no code: the base built with
 # the same fragments (the option does not exist there) against =n.  Not in
@@ -107,7 +115,7 @@ if [ -z "$quick" ]; then
 	[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
 	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest "$GEOMETRY" bench
 	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
-		"$BUILD/out/bench-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
+		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
 fi
 
 base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
