@@ -1,7 +1,7 @@
 # The workbench's interface; README.md explains each target and variable.
 # Every target is a script under scripts/ or tests/ so it can be run by hand.
 
-.PHONY: run shell check tree export series-check mutants bisect bench matrix distro
+.PHONY: run shell check tree export series-check mutants bisect bench matrix distro send
 
 run:
 	@scripts/run-main.sh
@@ -35,3 +35,6 @@ matrix:
 
 distro:
 	@scripts/distro.sh
+
+send:
+	@scripts/send.sh

@@ -22,6 +22,7 @@ need=(
 	dpkg-deb:dpkg
 	apt-get:apt
 	timeout:coreutils
+	b4:b4
 )
 # headers: package
 headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev)
