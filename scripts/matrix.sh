@@ -17,7 +17,7 @@ set -uo pipefail
 
 # GEOMETRY:EXTRA-FRAGMENTS (comma-separated; Debian's 16K and RT choices
 # need EXPERT to be visible to merge_config).
-all="debian-arm64: debian-arm64:nr-cpus-4096 geometry-4k-39: geometry-4k-48:
+all="debian-arm64: geometry-4k-52-4096: geometry-4k-39: geometry-4k-48:
      debian-arm64-16k:expert geometry-16k-47:expert
      geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert
      debian-arm64:kasan-generic debian-arm64:kasan-sw-tags"
