@@ -30,6 +30,9 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
 cp "$bb/usr/bin/busybox" "$root/bin/"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
+# guest/checks/kexec's loader: busybox has no kexec
+${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/kexec-file" "$top/guest/kexec-file.c" ||
+	die "cannot build guest/kexec-file.c (libc6-dev-arm64-cross)"
 find "$out" -path "$root" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/"; done
 

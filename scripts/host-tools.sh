@@ -25,7 +25,8 @@ need=(
 	b4:b4
 )
 # headers: package
-headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev)
+headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev
+	/usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross)
 
 missing=()
 for n in "${need[@]}"; do

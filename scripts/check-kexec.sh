@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# kexec into the same kernel (guest/checks/kexec): the kernel and the
+# initramfs go on a virtio disk, the guest loads them with
+# kexec_file_load() and reboots into them; the new kernel must start every
+# CPU on its own table and pass the module KUnit suites, percpu_test and
+# hotplug.  The log holds both kernels: build/logs/kexec-CPU.log.
+#
+# usage: check-kexec.sh VARIANT CPU   (VARIANT built with configs/kexec.config)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: check-kexec.sh VARIANT CPU}
+cpu=${2:?usage: check-kexec.sh VARIANT CPU}
+out=$BUILD/out/$variant
+disk=$LOGS/kexec-$cpu.img
+log=$LOGS/kexec-$cpu.log
+mkdir -p "$LOGS"
+
+# The disk: the kernel, padded to 4K, then the initramfs.
+kernel=$(stat -c %s "$out/arch/arm64/boot/Image")
+initrd=$(stat -c %s "$out/initramfs.cpio.gz")
+offset=$(((kernel + 4095) / 4096))
+cp "$out/arch/arm64/boot/Image" "$disk"
+truncate -s $((offset * 4096)) "$disk"
+cat "$out/initramfs.cpio.gz" >> "$disk"
+
+export QEMU_ARGS="-drive file=$disk,format=raw,if=none,id=kx,readonly=on -device virtio-blk-device,drive=kx"
+export SMP=${SMP:-4}
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
+GUEST_CHECKS=kexec "$top/scripts/boot-guest.sh" "$variant" "$cpu" "kexec-$cpu" \
+	guest.kexec=$kernel,$offset,$initrd || die "the guest failed (log: $log)"
+grep -q '^kexec: loading' "$log" || die "the first kernel did not load the second (log: $log)"
+for f in "$out/arch/arm64/boot/Image:/tmp/Image" "$out/initramfs.cpio.gz:/tmp/initrd"; do
+	sum=$(md5sum "${f%%:*}" | cut -d' ' -f1)
+	grep -q "^kexec: md5 $sum  ${f#*:}" "$log" ||
+		die "the guest read another ${f#*:} than ${f%%:*} (log: $log)"
+done
+[ "$(grep -c 'Booting Linux on physical CPU' "$log")" -eq 2 ] ||
+	die "the second kernel did not boot (log: $log)"
+for c in kexeced kunit_modules percpu_test hotplug; do
+	grep -q "^guest-check: $c pass" "$log" || die "after kexec, $c did not pass (log: $log)"
+done
+grep -q '^guest-done' "$log" || die "the kexec'd kernel died (log: $log)"
+"$top/scripts/log-clean.sh" "$log"
+rm -f "$disk"
+echo "kexec'd into the same kernel: $log"
