@@ -101,6 +101,11 @@ done
 for cpu in max cortex-a57; do
 	t "hibernate:$cpu" "$top/scripts/check-hibernate.sh" "$variant" "$cpu"
 done
+# kexec into the same kernel: every CPU goes down, and the new kernel
+# makes every table again.
+for cpu in max cortex-a57; do
+	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
+done
 
 t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
