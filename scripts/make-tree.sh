@@ -43,13 +43,14 @@ patches_state() {
 	(cd "$PATCHES" && sha256sum series *.patch) | sha256sum | cut -d' ' -f1
 }
 
-# The state of the tree: its branch's commit, "dirty" with edits.
+# The state of the tree: its branch's commit and its description (the
+# cover letter), "dirty" with edits.
 tree_state() {
 	if [ -n "$(git -C "$KSRC" status --porcelain)" ] || [ -d "$KSRC/.git/rebase-apply" ] ||
 	   [ "$(git -C "$KSRC" symbolic-ref -q --short HEAD)" != series ]; then
 		echo dirty
 	else
-		git -C "$KSRC" rev-parse HEAD
+		echo "$(git -C "$KSRC" rev-parse HEAD)-$(git -C "$KSRC" config branch.series.description | sha256sum | cut -c1-16)"
 	fi
 }
 
