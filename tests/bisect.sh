@@ -10,6 +10,8 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
 tree=$BUILD/bisect-tree
+# The series is patches/: a fresh clone gets its tree here.
+"$top/scripts/make-tree.sh" || die "no work tree made from patches/"
 [ -e "$tree/.git" ] || git -C "$KSRC" worktree add -q --detach "$tree" series ||
 	die "cannot create $tree"
 

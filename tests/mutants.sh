@@ -10,12 +10,15 @@
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
 # KASLR no longer moves; the mutant's checks must include "addresses"), or
-# "hibernate" for scripts/check-hibernate.sh.  An optional second
+# "hibernate" for scripts/check-hibernate.sh, or "boot" for a kernel that
+# dies before the guest finishes (QEMU exits: a boot killed by the
+# timeout counts as missed, never as caught).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
 # module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
-# nodes.  Builds in a worktree of its own (build/mutant-tree) and
-# build/out/mutant.
+# nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
+# patches/ (make-tree.sh first, so a fresh clone works); builds in a
+# worktree of its own (build/mutant-tree) and build/out/mutant.
 #
 # usage: mutants.sh [MUTANT.patch...]
 set -uo pipefail
@@ -23,6 +26,8 @@ set -uo pipefail
 
 tree=$BUILD/mutant-tree
 variant=mutant
+timeout=${BOOT_TIMEOUT:-300}
+"$top/scripts/make-tree.sh" || die "no work tree made from patches/"
 [ -e "$tree/.git" ] || git -C "$KSRC" worktree add -q --detach "$tree" series ||
 	die "cannot create $tree"
 [ $# -gt 0 ] || set -- "$top"/tests/mutants/*.patch
@@ -48,9 +53,10 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
+	rc=0
 	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
-		BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
-		"$variant" max "mutant-$name" guest.hotplug_cycles=2
+		BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
+		"$variant" max "mutant-$name" guest.hotplug_cycles=2 || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
 	for c in $expect; do
@@ -62,7 +68,7 @@ for m in "$@"; do
 		kaslr)
 			for i in 2 3; do
 				QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=addresses \
-					BOOT_TIMEOUT=300 "$top/scripts/boot-guest.sh" \
+					BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
 					"$variant" max "mutant-$name-$i" > /dev/null 2>&1
 			done
 			! "$top/scripts/check-kaslr.sh" "$log" "$LOGS/mutant-$name-2.log" \
@@ -70,6 +76,8 @@ for m in "$@"; do
 		hibernate)
 			! "$top/scripts/check-hibernate.sh" "$variant" max \
 				> "$log.hibernate" 2>&1 ;;
+		boot)
+			[ "$rc" -ne 124 ] && ! grep -q '^guest-done' "$log" ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
 		check:*)
@@ -78,9 +86,9 @@ for m in "$@"; do
 			echo "$res" | grep -q "\[FAILED\] $c$" ;;
 		esac || missed="$missed $c"
 	done
-	if ! grep -q '^guest-done' "$log"; then
-		echo "PASS $name: caught (the guest did not finish; log: $log)"
-		passed=$((passed + 1))
+	if [ "$rc" -eq 124 ]; then
+		echo "FAIL $name: the boot timed out after ${timeout}s, which catches nothing (log: $log)"
+		failed=$((failed + 1))
 	elif [ -z "$missed" ]; then
 		echo "PASS $name: caught by $expect"
 		passed=$((passed + 1))
