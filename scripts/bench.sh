@@ -61,6 +61,7 @@ for v in n y; do
 		die "$prefix-$v: bench module failed (log: $out/build.log)"
 	# stress-ng, tcc and make for guest/checks/stress and build.
 	"$top/scripts/build-initramfs.sh" "$prefix-$v" --bench
+	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
 done
 
 boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
@@ -125,7 +126,8 @@ PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
 	"base=$base" "series=$series ($(git -C "$KSRC" rev-list --count "$BASE_TAG..series") patches)" \
 	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
 	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + $GEOMETRY + bench fragments" \
-	"params=$params"
+	"params=$params" \
+	"guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
 if [ -z "$quick" ]; then
 	{
 		echo

@@ -21,7 +21,9 @@ out=$BUILD/out/$variant
 bb=$CACHE_DIR/busybox-arm64
 if [ ! -x "$bb/usr/bin/busybox" ]; then
 	rm -rf "$bb.new"
-	dpkg-deb -x "$("$top/scripts/debian-fetch.sh" busybox-static:arm64)" "$bb.new"
+	deb=$("$top/scripts/debian-fetch.sh" busybox-static:arm64)
+	dpkg-deb -x "$deb" "$bb.new"
+	basename "$deb" .deb > "$bb.new/.deb"
 	mv "$bb.new" "$bb"
 fi
 
@@ -29,6 +31,9 @@ root=$out/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
 cp "$bb/usr/bin/busybox" "$root/bin/"
+# /packages: the Debian packages in the guest, PACKAGE_VERSION_ARCH a line
+# (make bench's report quotes it)
+cat "$bb/.deb" > "$root/packages" 2>/dev/null || echo "busybox-static (cached before its version was kept)" > "$root/packages"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
 # guest/checks/kexec's loader: busybox has no kexec
 ${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/kexec-file" "$top/guest/kexec-file.c" ||

@@ -49,11 +49,14 @@ for pkg in "$@"; do
 			p ~ /-linux-gnu[^\/]*\// && p !~ /aarch64-linux-gnu\// { next }
 			{ print ($1 ~ /^-..x/ ? "x " : "- ") p }' > "$sys.new/.files"
 		[ -s "$sys.new/.files" ] || die "$pkg has no file to put in the guest"
+		basename "$deb" .deb > "$sys.new/.deb"
 		rm -rf "$sys"
 		mv "$sys.new" "$sys"
 	fi
 
 	cut -c 3- "$sys/.files" | tar -C "$sys" -cf - --no-recursion -T - | tar -C "$root" -xf -
+	cat "$sys/.deb" >> "$root/packages" 2>/dev/null ||
+		echo "$pkg (cached before its version was kept)" >> "$root/packages"
 	progs=
 	while read -r kind p; do
 		# ELF programs only (make ships a shell script too).
