@@ -42,11 +42,17 @@ note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
 rc=0
 # --foreground: timeout stays in the caller's process group, so a Ctrl-C
 # (or a signal to the group) reaches QEMU too rather than leaving the guest
-# running until the timeout.
+# running until the timeout.  QEMU then exits 0: the signal is raised again
+# once it is gone, so that the caller (make check) stops too.
+interrupted=
+trap 'interrupted=INT' INT
+trap 'interrupted=TERM' TERM
 timeout --foreground --kill-after=10 "$timeout" \
 	"${qemu[@]}" -monitor none \
 		-append "console=ttyAMA0 panic=-1 guest.checks=$checks $*" \
 		< /dev/null > "$log" 2>&1 || rc=$?
+trap - INT TERM
+[ -z "$interrupted" ] || kill -"$interrupted" $$
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "error: guest did not finish in ${timeout}s and was killed; log kept at $log" >&2
 	exit 124

@@ -102,25 +102,37 @@ tree-state)
 	expect_fail "conflict: both patches/ and the work tree changed" mk
 	;;
 interrupt)
-	# A Ctrl-C stops the guest: SIGINT to the process group of a boot
-	# that would otherwise hang until BOOT_TIMEOUT.
+	# A Ctrl-C stops the guest and the run: SIGINT to the process group
+	# of a boot that would otherwise hang until BOOT_TIMEOUT.  set -m
+	# gives the boot a group of its own with the signal dispositions of
+	# a job under a terminal.
 	variant=${2:?the interrupt test needs a built variant}
-	setsid env BOOT_TIMEOUT=300 LOGS="$scratch" "$top/scripts/boot-guest.sh" \
+	rm -f "$scratch/interrupt.log"
+	set -m
+	env BOOT_TIMEOUT=300 LOGS="$scratch" "$top/scripts/boot-guest.sh" \
 		"$variant" cortex-a57 interrupt guest.hang=1 > "$scratch/interrupt.out" 2>&1 &
-	leader=$!
+	group=$!
+	set +m
+	trap 'kill -KILL -- -"$group" 2> /dev/null || true' EXIT
 	for _ in $(seq 60); do
 		grep -q guest-start "$scratch/interrupt.log" 2>/dev/null && break
 		sleep 1
 	done
 	grep -q guest-start "$scratch/interrupt.log" || { echo "the guest did not start"; exit 1; }
-	kill -INT -- -"$leader"
+	kill -INT -- -"$group"
 	for _ in $(seq 20); do
-		pgrep -f "qemu-system-aarch64.*$variant" > /dev/null || { echo "QEMU stopped on SIGINT"; exit 0; }
+		kill -0 "$group" 2> /dev/null || break
 		sleep 1
 	done
-	pkill -f "qemu-system-aarch64.*$variant" || true
-	echo "QEMU still ran 20 s after SIGINT to its process group"
-	exit 1
+	if kill -0 "$group" 2> /dev/null; then
+		echo "boot-guest.sh still ran 20 s after SIGINT to its process group"
+		exit 1
+	fi
+	rc=0
+	wait "$group" || rc=$?
+	[ "$rc" -gt 128 ] || { echo "boot-guest.sh exited $rc after SIGINT: its caller would go on"; exit 1; }
+	! pgrep -g "$group" > /dev/null || { echo "a process of the boot outlived it"; exit 1; }
+	echo "SIGINT stopped QEMU and boot-guest.sh (exit $rc)"
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}
