@@ -54,6 +54,11 @@ tree_state() {
 	fi
 }
 
+# One run at a time: make check, mutants, bisect and bench all call this.
+mkdir -p "$BUILD"
+exec 9> "$BUILD/make-tree.lock"
+flock 9
+
 record=$KSRC/.git/series-made-from
 fresh=
 [ -e "$KSRC/.git" ] || { create_base; fresh=1; }
@@ -64,11 +69,14 @@ if [ -z "${FORCE:-}$fresh" ]; then
 	read -r made_patches made_tree 2>/dev/null < "$record" || made_patches=none made_tree=none
 	now_patches=$(patches_state)
 	now_tree=$(tree_state)
-	if [ "$now_patches" = "$made_patches" ] && [ "$now_tree" = "$made_tree" ]; then
+	if [ "$made_tree" = applying ]; then
+		# A run stopped while applying: the tree is this script's own.
+		note "a previous run did not finish applying the series: applying it again"
+	elif [ "$now_tree" != dirty ] && [ "$now_patches" = "$made_patches" ] &&
+	     [ "$now_tree" = "$made_tree" ]; then
 		note "$KSRC matches patches/; nothing to do"
 		exit 0
-	fi
-	if [ "$now_tree" != "$made_tree" ]; then
+	elif [ "$now_tree" = dirty ] || [ "$now_tree" != "$made_tree" ]; then
 		# The tree moved (or the record is missing): fine if its export is
 		# patches/ as it is now, e.g. after 'make export'.
 		if "$top/scripts/series-check.sh" >/dev/null 2>&1; then
@@ -81,9 +89,14 @@ if [ -z "${FORCE:-}$fresh" ]; then
 		[ "$now_patches" != "$made_patches" ] ||
 			die "the work tree holds work that is not exported (make series-check shows it); run 'make export' first (or FORCE=1 to drop it)"
 		die "conflict: both patches/ and the work tree changed since the tree was made from patches/; keep the tree's work with 'make export' (it overwrites patches/) or patches/ with FORCE=1 (it drops the tree's)"
+	else
+		note "patches/ changed: applying the series again"
 	fi
-	note "patches/ changed: applying the series again"
 fi
+# Until the last patch is in, the tree is this script's: a run that stops
+# (a patch that does not apply, a Ctrl-C) is applied again next time,
+# never taken for work to export.
+echo "$(patches_state) applying" > "$record"
 
 cd "$KSRC"
 git am --abort >/dev/null 2>&1 || true
@@ -109,5 +122,8 @@ if [ -f "$PATCHES/series" ]; then
 		n=$((n + 1))
 	done < "$PATCHES/series"
 fi
-echo "$(patches_state) $(tree_state)" > "$record"
+state=$(tree_state)
+[ "$state" != dirty ] ||
+	die "$KSRC is not clean after applying the series (untracked files?): $(git status --short | head -n 3 | tr '\n' ' ')"
+echo "$(patches_state) $state" > "$record"
 note "$KSRC: $BASE_TAG + $n patches on branch series"

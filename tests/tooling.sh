@@ -76,6 +76,7 @@ unexported)
 tree-state)
 	# make-tree.sh tells which of patches/ and the tree moved.
 	scratch_tree
+	unset FORCE
 	mk() { KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"; }
 	FORCE=1 mk
 	before=$(stat -c %Y "$scratch/tree/mm/percpu.c")
@@ -100,6 +101,16 @@ tree-state)
 	# Both moved: the conflict named.
 	reword "Reworded again."
 	expect_fail "conflict: both patches/ and the work tree changed" mk
+	# A run that stopped while applying is its own to redo, not work to
+	# export: a patch that does not apply, then fixed.
+	FORCE=1 mk
+	cp "$scratch/patches/$last" "$scratch/good.patch"
+	sed -i '0,/^+/s/^+.*/+this line is not in the file/' "$scratch/patches/$last"
+	sed -i '0,/^ /s/^ .*/ nor is this context line/' "$scratch/patches/$last"
+	expect_fail "does not apply" mk
+	cp "$scratch/good.patch" "$scratch/patches/$last"
+	mk 2>&1 | grep "did not finish applying"
+	KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/series-check.sh"
 	;;
 interrupt)
 	# A Ctrl-C stops the guest and the run: SIGINT to the process group
