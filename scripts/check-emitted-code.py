@@ -71,7 +71,13 @@ def check(name, insns, kasan=False):
     """(errors, total, besides): total counts the LSE form."""
     errors = []
     if kasan and name.startswith("pcpu_ref_try_cmpxchg"):
-        insns = [x for x in insns if not (x[1] == "bl" and KASAN_CHECK.search(x[2]))]
+        # One check of *ovalp read and one of it written; a third call
+        # would be an instrumented percpu access.
+        calls = [x for x in insns if x[1] == "bl" and KASAN_CHECK.search(x[2])]
+        loads = [x for x in calls if "_load" in x[2]]
+        stores = [x for x in calls if "_store" in x[2]]
+        if len(loads) <= 1 and len(stores) <= 1:
+            insns = [x for x in insns if x not in calls]
     addrs = {a: mn for a, mn, _ in insns}
     loads = [a for a, mn, _ in insns if EXCL_LOAD.match(mn)]
     loop = None

@@ -15,6 +15,7 @@ out=$BUILD/out/$variant
 disk=$LOGS/kexec-$cpu.img
 log=$LOGS/kexec-$cpu.log
 mkdir -p "$LOGS"
+trap 'rm -f "$disk" "$log.second"' EXIT
 
 # The disk: the kernel, padded to 4K, then the initramfs.
 kernel=$(stat -c %s "$out/arch/arm64/boot/Image")
@@ -47,6 +48,9 @@ for c in kexeced kunit_modules percpu_test hotplug; do
 	grep -q "^guest-check: $c pass" "$log" || die "after kexec, $c did not pass (log: $log)"
 done
 grep -q '^guest-done' "$log" || die "the kexec'd kernel died (log: $log)"
+# The second kernel's built-in KUnit suites: its part of the log
+awk '/Booting Linux on physical CPU/ { n++ } n >= 2' "$log" > "$log.second"
+"$top/scripts/kunit-results.sh" "$log.second" > /dev/null ||
+	die "the kexec'd kernel's KUnit suites failed (log: $log)"
 "$top/scripts/log-clean.sh" "$log"
-rm -f "$disk"
 echo "kexec'd into the same kernel: $log"

@@ -41,7 +41,7 @@ configure() {
 # tree's path and the line and column (the series moves lines), once.
 warnings() {
 	sed -n 's|^\([^ :]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p' "$1" |
-		sed "s|^$KSRC/||; s|^$BUILD/linux-base/||" | sort -u
+		sed "s|^$(realpath "$KSRC")/||; s|^$KSRC/||; s|^$(realpath "$BUILD")/linux-base/||; s|^$BUILD/linux-base/||" | sort -u
 }
 
 note "configuring the series with Debian's $flavor .config ($config)"
@@ -49,10 +49,16 @@ configure "$KSRC" "$out" --enable PERCPU_LOCAL_MAPPING
 grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$out/.config" ||
 	die "CONFIG_PERCPU_LOCAL_MAPPING=y does not hold with Debian's $flavor .config: see $out/.config"
 
+# Warnings come from the objects that compile: those that warned last time
+# are compiled again, so that a rerun compares the same set.
+if [ -f "$logs/series.warnings" ]; then
+	cut -d: -f1 "$logs/series.warnings" | sed -n 's/\.c$/.o/p' |
+		while read -r o; do rm -f "$out/$o"; done
+fi
 start=$SECONDS
 note "building $targets (log: $logs/series.log)"
 kmake O="$out" $targets > "$logs/series.log" 2>&1 ||
-	{ grep -E 'error|Error' "$logs/series.log" | head -n 30 >&2; die "the series does not build with Debian's $flavor .config (log: $logs/series.log)"; }
+	{ grep -E 'error|Error' "$logs/series.log" | head -n 30 >&2 || true; die "the series does not build with Debian's $flavor .config (log: $logs/series.log)"; }
 note "built in $(((SECONDS - start) / 60)) min"
 warnings "$logs/series.log" > "$logs/series.warnings"
 
@@ -68,12 +74,13 @@ objs=$( { cut -d: -f1 "$logs/series.warnings"
 : > "$logs/base.log"
 for o in $objs; do
 	[ -f "$base_tree/${o%.o}.c" ] || continue
+	rm -f "$base_out/$o"
 	KSRC=$base_tree kmake O="$base_out" "$o" >> "$logs/base.log" 2>&1 || true
 done
 warnings "$logs/base.log" > "$logs/base.warnings"
 
 new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
-echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(wc -l < "$logs/base.warnings") of them in the base too"
+echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(comm -12 "$logs/series.warnings" "$logs/base.warnings" | wc -l) of them in the base too"
 if [ -n "$new" ]; then
 	echo "$new"
 	die "the series adds $(echo "$new" | wc -l) warnings with Debian's $flavor .config"

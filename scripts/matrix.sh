@@ -11,7 +11,7 @@
 # so 52-bit VA falls back to 48 bits with the top level folded.  The table
 # goes to build/logs/matrix/matrix.md too.
 #
-# usage: matrix.sh [GEOMETRY...]    (default: all of them)
+# usage: matrix.sh [GEOMETRY[:EXTRA-FRAGMENTS]...]    (default: all of them)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -50,7 +50,7 @@ echo "|---|---|---|---|---|---|---|" >> "$table"
 cat "$table"
 failed=0
 for g in $all; do
-	extra=${g#*:}
+	case $g in *:*) extra=${g#*:} ;; *) extra= ;; esac
 	geo=${g%%:*}${extra:++${extra//,/+}}
 	geo=${geo/+expert/}
 	variant=matrix-${geo//+/-}
@@ -90,7 +90,9 @@ for g in $all; do
 	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
 		n1=$(boot_one "$variant" neoverse-n1 "matrix-${geo//+/-}-n1")
 		row "$geo" "$cfg" "neoverse-n1: ${n1% | *}" "${n1#* | }" - - "$code"
-		case "$n1" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac
+		case "$lse $llsc $code" in *fail*|*"no boot"*) ;; *)
+			case "$n1" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac ;;
+		esac
 	fi
 done
 echo "$failed geometries with a failure (logs: $dir)"

@@ -2,7 +2,8 @@
 # make run: build the series with CONFIG_PERCPU_LOCAL_MAPPING=y, boot it on
 # 4 vCPUs and show what it did: the KUnit summary, the guest's checks, and
 # the instructions one this_cpu_add() compiles to.  SUITE=GLOB runs only the
-# KUnit suites that match (kunit.filter_glob), e.g. SUITE=cpu_pgd.
+# KUnit suites that match (kunit.filter_glob, the whole name), e.g.
+# SUITE=arm64_cpu_pgd or SUITE='percpu_*'.
 #
 # usage: run-main.sh [shell]   (shell: make shell, the same kernel with a
 #        shell on the console instead of the checks)
@@ -20,7 +21,7 @@ if [ "${1:-}" = shell ]; then
 	INTERACTIVE=1 exec "$top/scripts/boot-guest.sh" "$variant" "$cpu" shell
 fi
 rc=0
-"$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" ${SUITE:+kunit.filter_glob=$SUITE} || rc=$?
+"$top/scripts/boot-guest.sh" "$variant" "$cpu" "run-$cpu" ${SUITE:+"kunit.filter_glob=$SUITE"} || rc=$?
 log=$LOGS/run-$cpu.log
 
 echo

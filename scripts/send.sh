@@ -25,16 +25,18 @@ git config user.name "$(git log -1 --format=%an series)"
 git config user.email "$(git log -1 --format=%ae series)"
 # Only for b4's dry run: nothing is sent
 git config sendemail.smtpserver localhost
-b4 prep -e base > "$dir/b4.log" 2>&1
-b4 prep --force-revision 2 >> "$dir/b4.log" 2>&1
-b4 prep --set-prefixes RFC >> "$dir/b4.log" 2>&1
+b4 prep -e base > "$dir/b4.log" 2>&1 || die "b4 prep -e failed (log: $dir/b4.log)"
+b4 prep --force-revision 2 >> "$dir/b4.log" 2>&1 || die "b4 prep --force-revision failed (log: $dir/b4.log)"
+b4 prep --set-prefixes RFC >> "$dir/b4.log" 2>&1 || die "b4 prep --set-prefixes failed (log: $dir/b4.log)"
 b4 prep --auto-to-cc >> "$dir/b4.log" 2>&1 ||
 	die "b4 prep --auto-to-cc failed (log: $dir/b4.log)"
 b4 send -o "$dir/mails" --no-sign >> "$dir/b4.log" 2>&1 ||
 	die "b4 send -o failed (log: $dir/b4.log)"
 n=$(ls "$dir/mails" | wc -l)
-[ "$n" -eq "$(($(grep -cv '^#' "$PATCHES/series") + 1))" ] ||
-	die "b4 wrote $n mails for $(grep -cv '^#' "$PATCHES/series") patches and a cover letter (log: $dir/b4.log)"
-grep -h '^Subject:' "$dir/mails"/*.eml | head -n 1
-sed -n '/^To:/,/^[A-Z][a-z-]*: /p' "$dir/mails"/*0000*.eml | sed '$d'
+patches=$(grep -cEv '^(#|$)' "$PATCHES/series")
+[ "$n" -eq $((patches + 1)) ] ||
+	die "b4 wrote $n mails for $patches patches and a cover letter (log: $dir/b4.log)"
+# The cover letter's subject and recipients, each header unfolded
+sed -n '1,/^$/p' "$dir/mails"/*0000*.eml | sed -e ':a' -e 'N;$!ba' -e 's/\n[ \t]\+/ /g' |
+	grep -E '^(Subject|To|Cc):'
 echo "$n mails, not sent, in $dir/mails (b4 send in $dir/tree posts them)"

@@ -56,7 +56,7 @@ for m in "$@"; do
 	rc=0
 	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
 		BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
-		"$variant" max "mutant-$name" guest.hotplug_cycles=2 || rc=$?
+		"$variant" max "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
 	for c in $expect; do
@@ -77,7 +77,9 @@ for m in "$@"; do
 			! "$top/scripts/check-hibernate.sh" "$variant" max \
 				> "$log.hibernate" 2>&1 ;;
 		boot)
-			[ "$rc" -ne 124 ] && ! grep -q '^guest-done' "$log" ;;
+			# the kernel's own death, not a QEMU error
+			[ "$rc" -ne 124 ] && ! grep -q '^guest-done' "$log" &&
+				grep -qE 'Kernel panic|Internal error|Unable to handle' "$log" ;;
 		rerun:*)
 			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
 		check:*)
