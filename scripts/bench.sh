@@ -112,8 +112,7 @@ done
 # the same fragments (the option does not exist there) against =n.  Not in
 # the quick run, to spare make check a third kernel build.
 if [ -z "$quick" ]; then
-	base_tree=$BUILD/linux-base
-	[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
+	base_tree=$(base_tree)
 	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest "$GEOMETRY" bench
 	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
 		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"

@@ -47,6 +47,16 @@ kmake() {
 	make -C "$KSRC" "${llvm[@]}" CC="$cc" -j"$(nproc)" "$@"
 }
 
+# base_tree: the path of the base as a worktree of the work tree, at the
+# base tag, made on first use (the static check, make bench's =n against
+# base comparison and make distro compile it).
+base_tree() {
+	local t=$BUILD/linux-base
+	[ -d "$t" ] || git -C "$KSRC" worktree add -q --detach "$t" "$BASE_TAG" ||
+		die "cannot make the base worktree $t"
+	echo "$t"
+}
+
 # numa_nodes SMP: QEMU options for two NUMA nodes of 512MB each (the
 # guest's default 1G), the first half of the vCPUs on node 0.
 numa_nodes() {

@@ -63,8 +63,7 @@ note "built in $(((SECONDS - start) / 60)) min"
 warnings "$logs/series.log" > "$logs/series.warnings"
 
 # The base: the same .config, the objects that warned.
-base_tree=$BUILD/linux-base
-[ -d "$base_tree" ] || git -C "$KSRC" worktree add -q --detach "$base_tree" "$BASE_TAG"
+base_tree=$(base_tree)
 configure "$base_tree" "$base_out"
 # The .c files that warned, and those whose includes did (gcc names them
 # in its "In file included from" lines).

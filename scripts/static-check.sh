@@ -27,8 +27,7 @@ objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
 [ -n "$objs" ] || { echo "no touched file is in the $variant build"; exit 0; }
 
 check=$("$top/scripts/setup-sparse.sh")
-base_tree=$BUILD/linux-base
-[ -d "$base_tree" ] || git -C "$series_tree" worktree add -q --detach "$base_tree" "$BASE_TAG"
+base_tree=$(base_tree)
 
 # diagnostics TREE SIDE: the objects' sparse and W=1 diagnostics, without
 # the tree's path and line numbers (the series moves lines), each once.
