@@ -10,6 +10,11 @@ OUTDIR gets report.md and the PNG charts; KEY=VALUE pairs describe the run
 (base, series, QEMU, ...) at the top of the report.  Instruction counts
 come from the guest clock under QEMU -icount shift=0, one nanosecond per
 guest instruction (all vCPUs); wall times are emulated and only listed.
+
+A metric that a log lacks (a workload that did not run, a line the guest
+did not print, an operation one side has and the other has not) fails the
+report: it is listed under "Missing" and the exit status is 1, rather than
+a section or row quietly left out.
 """
 import glob
 import os
@@ -23,7 +28,7 @@ MEMCG_DONE = re.compile(r"memcg-bench: created (\d+) insns (\d+)")
 WORKLOAD = re.compile(r"workload: (\S+) ops (\d+) insns (\d+) cmd (.*)")
 MEMINFO = re.compile(r"meminfo: (\w+):\s+(\d+) kB")
 WALL = re.compile(r"bench-wall: (\d+) s")
-CPU_PGD = re.compile(r"per-CPU kernel page tables: (\d+) bytes per CPU")
+CPU_PGD = re.compile(r"per-CPU kernel page tables: (?:\d+ levels, )?(\d+) bytes per CPU")
 
 
 def parse(path):
@@ -105,9 +110,27 @@ def main():
             "of the guest timer (the stress-ng and build workloads, whole "
             "processes, to within 0.5%)", ""]
     losses = []
+    missing = []
+    if not cpus:
+        missing.append(f"no n-CPU.log or y-CPU.log in {logdir}")
 
     for c in cpus:
         n, y = runs[("n", c)], runs[("y", c)]
+        for what in ("op", "alloc", "workload"):
+            for v, d in (("=n", n), ("=y", y)):
+                if not d[what]:
+                    missing.append(f"{what} on {c}: nothing in the {v} log")
+            for key in set(n[what]) ^ set(y[what]):
+                missing.append(f"{what} {key} on {c}: in one log only")
+        for k in n["workload"]:
+            if k in y["workload"] and y["workload"][k][0] != n["workload"][k][0]:
+                missing.append(f"workload {k} on {c}: {n['workload'][k][0]} "
+                               f"ops with =n, {y['workload'][k][0]} with =y")
+        for v, d in (("=n", n), ("=y", y)):
+            if "insns" not in d["memcg"]:
+                missing.append(f"memory cgroups on {c}: no count in the {v} log")
+            if d["wall"] is None:
+                missing.append(f"wall time on {c}: none in the {v} log")
         out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", "",
                 "| operation | size | variable | =n | =y | change |",
                 "|---|---|---|---|---|---|"]
@@ -175,7 +198,7 @@ def main():
                     losses.append(f"`{cmd}` on {c}: {delta(a, b)}")
             out.append("")
         mn, my = n["memcg"], y["memcg"]
-        if "insns" in mn and "insns" in my:
+        if "insns" in mn and "insns" in my and "after" in mn and "after" in my:
             out += [f"## {mn['count']} memory cgroups, -cpu {c}", "",
                     "| | =n | =y | change |", "|---|---|---|---|",
                     f"| instructions | {mn['insns']} | {my['insns']} | "
@@ -194,11 +217,14 @@ def main():
 
     smps = sorted({int(m) for p in glob.glob(os.path.join(logdir, "y-max-smp*.log"))
                    for m in re.findall(r"smp(\d+)", p)})
+    if not smps:
+        missing.append("memory at rest: no y-max-smpN.log")
     if smps:
         out += ["## Memory at rest against the number of vCPUs (-cpu max)", "",
                 "MemTotal - MemFree, and the series' own count of its "
-                "per-CPU kernel page tables (the local mapping adds 3 pages "
-                "per CPU to them: a PUD and two PMD tables).", "",
+                "per-CPU kernel page tables (its boot message: the copies "
+                "of the top level and of the levels below it on the "
+                "window's path, which depend on the geometry).", "",
                 "| vCPUs | used =n (kB) | used =y (kB) | =y - =n (kB) | "
                 "per vCPU (kB) | Percpu =n | Percpu =y | kernel PGD copies "
                 "per CPU (bytes) |",
@@ -207,7 +233,9 @@ def main():
             a = parse(os.path.join(logdir, f"n-max-smp{s}.log"))["meminfo"]
             y = parse(os.path.join(logdir, f"y-max-smp{s}.log"))
             b = y["meminfo"]
-            if not a or not b:
+            if not a or not b or y.get("cpu_pgd") is None:
+                missing.append(f"memory at rest, {s} vCPUs: no meminfo or "
+                               "per-CPU table count")
                 continue
             ua = a["MemTotal"] - a["MemFree"]
             ub = b["MemTotal"] - b["MemFree"]
@@ -224,12 +252,20 @@ def main():
                 "functions, data, read-only data)", "", "```"] + \
                [l for l in lines if l.startswith(("add/remove", "Total"))] + \
                ["```", ""]
+    else:
+        missing.append("bloat-o-meter.txt")
 
     out += ["## Where =y loses", ""]
     out += [f"- {l}" for l in losses] or ["- nowhere beyond 5% in this run"]
+    if missing:
+        out += ["", "## Missing (the report is incomplete)", ""]
+        out += [f"- {m}" for m in missing]
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
+    if missing:
+        sys.exit(f"error: {len(missing)} metrics missing from the logs in "
+                 f"{logdir}; see the end of {outdir}/report.md")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Boot one built variant under QEMU (virt, TCG) and keep the console log.
-# The guest runs the checks named in GUEST_CHECKS and powers off; a guest
-# that has not finished after BOOT_TIMEOUT seconds is killed and the log is
-# kept.  Exit status: QEMU's, or 124 when the guest was killed.
+# Boot one built variant under QEMU (virt, TCG) and keep the console log,
+# build/logs/LOGNAME.log.  The guest runs the checks named in GUEST_CHECKS,
+# reports them in KTAP on a virtio console of their own (LOGNAME.ktap, read
+# by guest-results.py) and powers off; a guest that has not finished after
+# BOOT_TIMEOUT seconds is killed and both files are kept.  Exit status:
+# QEMU's, or 124 when the guest was killed.
 #
 # usage: boot-guest.sh VARIANT CPU LOGNAME [EXTRA-KERNEL-ARGS...]
 # QEMU_ARGS adds QEMU options (a NUMA topology, say); QEMU_MACHINE replaces
 # the machine (virt,gic-version=3,virtualization=on boots the kernel at EL2).
 # INTERACTIVE=1 (make shell): the console on the terminal, a shell in the
-# guest, no timeout and no log.
+# guest, no timeout and no log.  ACCEL=kvm (an arm64 host with /dev/kvm):
+# KVM instead of TCG, on the host's own CPU (-cpu host), so only CPU "max"
+# or "host" can be asked for.  PRINT_QEMU=1: print the QEMU command line
+# instead of running it.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -22,15 +27,26 @@ mem=${MEM:-1G}
 timeout=${BOOT_TIMEOUT:-600}
 checks=${GUEST_CHECKS:-kunit_modules,hotplug,percpu_test}
 log=$LOGS/$name.log
+ktap=$LOGS/$name.ktap
 
 [ -f "$out/arch/arm64/boot/Image" ] || die "$variant is not built"
 [ -f "$out/initramfs.cpio.gz" ] || die "$variant has no initramfs"
-# Pointer authentication is slow to emulate; the implementation-defined
-# algorithm keeps the feature at a fraction of the cost.
-[ "$cpu" = max ] && cpu=max,pauth-impdef=on
+accel=()
+case ${ACCEL:-tcg} in
+tcg)	# Pointer authentication is slow to emulate; the
+	# implementation-defined algorithm keeps the feature at a fraction
+	# of the cost.
+	[ "$cpu" = max ] && cpu=max,pauth-impdef=on ;;
+kvm)	[ "$cpu" = max ] || [ "$cpu" = host ] ||
+		die "ACCEL=kvm runs the host's own CPU: -cpu $cpu (an LL/SC or other model) needs TCG; unset ACCEL"
+	[ -w /dev/kvm ] || [ -n "${PRINT_QEMU:-}" ] || die "ACCEL=kvm: no writable /dev/kvm on this host"
+	cpu=host
+	accel=(-accel kvm) ;;
+*)	die "ACCEL=$ACCEL: tcg (the default) or kvm" ;;
+esac
 mkdir -p "$LOGS"
 
-qemu=(qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" -cpu "$cpu" -smp "$smp" -m "$mem"
+qemu=(qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" "${accel[@]}" -cpu "$cpu" -smp "$smp" -m "$mem"
       -nographic -no-reboot ${QEMU_ARGS:-}
       -kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz")
 if [ -n "${INTERACTIVE:-}" ]; then
@@ -38,7 +54,16 @@ if [ -n "${INTERACTIVE:-}" ]; then
 	exec "${qemu[@]}" -append "console=ttyAMA0 panic=-1 guest.shell=1 $*"
 fi
 
+# The results channel: /dev/hvc0 in the guest (guest/ktap.sh)
+qemu+=(-device virtio-serial-device -chardev "file,id=ktap,path=$ktap"
+       -device virtconsole,chardev=ktap -monitor none
+       -append "console=ttyAMA0 panic=-1 guest.checks=$checks $*")
+if [ -n "${PRINT_QEMU:-}" ]; then
+	echo "${qemu[*]}"
+	exit 0
+fi
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
+rm -f "$ktap"
 rc=0
 # --foreground: timeout stays in the caller's process group, so a Ctrl-C
 # (or a signal to the group) reaches QEMU too rather than leaving the guest
@@ -48,9 +73,7 @@ interrupted=
 trap 'interrupted=INT' INT
 trap 'interrupted=TERM' TERM
 timeout --foreground --kill-after=10 "$timeout" \
-	"${qemu[@]}" -monitor none \
-		-append "console=ttyAMA0 panic=-1 guest.checks=$checks $*" \
-		< /dev/null > "$log" 2>&1 || rc=$?
+	"${qemu[@]}" < /dev/null > "$log" 2>&1 || rc=$?
 trap - INT TERM
 [ -z "$interrupted" ] || kill -"$interrupted" $$
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -35,9 +35,15 @@ cp "$bb/usr/bin/busybox" "$root/bin/"
 # (make bench's report quotes it)
 cat "$bb/.deb" > "$root/packages" 2>/dev/null || echo "busybox-static (cached before its version was kept)" > "$root/packages"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
-# guest/checks/kexec's loader: busybox has no kexec
-${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/kexec-file" "$top/guest/kexec-file.c" ||
-	die "cannot build guest/kexec-file.c (libc6-dev-arm64-cross)"
+# The results channel's helpers: ours, and the kernel's own KTAP printer
+mkdir -p "$root/lib"
+cp "$top/guest/ktap.sh" "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/lib/"
+# guest/checks/kexec's loader (busybox has no kexec),
+# and guest/checks/bpf_percpu's program: no libbpf in the guest.
+for prog in kexec-file bpf-percpu; do
+	${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
+		die "cannot build guest/$prog.c (libc6-dev-arm64-cross)"
+done
 find "$out" -path "$root" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/"; done
 

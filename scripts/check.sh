@@ -7,7 +7,7 @@ set -uo pipefail
 
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
-fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa)
+fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths werror)
 # The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
 # ARGS: kernel arguments, comma-separated (nokaslr makes KPTI rewrite the
 # tables nG at boot).  MACHINE, comma-separated: "numa" for two NUMA nodes
@@ -15,7 +15,11 @@ fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa)
 # check that units stay node-local; "el2" to boot the kernel at EL2 (with
 # VHE on max), as on a server.
 boots=${CHECK_BOOTS:-max:4::numa cortex-a57:4::numa max:8:kpti=1,nokaslr cortex-a57:8:kpti=1 max:4::el2}
+# The checks of every boot: then module loading loops, kprobes, ftrace,
+# livepatch and BPF's JIT, the paths that patch text or compute per-CPU
+# addresses outside asm/percpu.h (configs/paths.config).
 checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses
+checks=$checks,modules_loop,kprobes,ftrace,livepatch,bpf_percpu
 
 passed=0
 failed=0
@@ -60,6 +64,13 @@ t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]}"
 t emitted-code "$top/scripts/check-emitted-code.py" "$variant"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
+# guest/checks/kprobes probes every instruction of these functions of the
+# this_cpu_*() KUnit suite: FUNC:SIZE from vmlinux's symbol table.
+kprobe_funcs=$(${CROSS_COMPILE}nm -S "$BUILD/out/$variant/vmlinux" |
+	while read -r _ size _ sym; do
+		case $sym in place_on_cpu|this_cpu_test_local) echo "$sym:$((16#$size))" ;; esac
+	done | paste -sd,)
+
 boot_logs=()
 for b in $boots; do
 	IFS=: read -r cpu smp args machine <<< "$b"
@@ -72,11 +83,11 @@ for b in $boots; do
 	case ,$machine, in *,el2,*) qemu_machine=$qemu_machine,virtualization=on ;; esac
 	QEMU_MACHINE=$qemu_machine QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
-		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" ${args//,/ }
-	t "boot:$name:finished" grep -q '^guest-done' "$log"
+		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" ${args//,/ }
+	t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
 	for c in ${checks//,/ }; do
-		t "guest:$name:$c" grep -q "^guest-check: $c pass" "$log"
+		t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "$c" "${log%.log}.ktap"
 	done
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 	case ,$machine, in
@@ -92,7 +103,7 @@ for a in nosmp maxcpus=1; do
 	log=$LOGS/check-$name.log
 	SMP=4 GUEST_CHECKS=kunit_modules,percpu_test t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" max "check-$name" "$a"
-	t "boot:$name:finished" grep -q '^guest-done' "$log"
+	t "boot:$name:finished" "$top/scripts/guest-results.py" "${log%.log}.ktap"
 	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 done
@@ -100,6 +111,11 @@ done
 # cpu_resume, which QEMU's idle (a PSCI standby) never does.
 for cpu in max cortex-a57; do
 	t "hibernate:$cpu" "$top/scripts/check-hibernate.sh" "$variant" "$cpu"
+done
+# Memory hot-add and hot-remove through virtio-mem, a top-level slot away
+# from RAM.
+for cpu in max cortex-a57; do
+	t "memhotplug:$cpu" "$top/scripts/check-memhotplug.sh" "$variant" "$cpu"
 done
 # kexec into the same kernel: every CPU goes down, and the new kernel
 # makes every table again.
@@ -109,9 +125,10 @@ done
 
 t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
-for tt in checksum broken-patch roundtrip unexported tree-state; do
+for tt in checksum broken-patch roundtrip unexported tree-state results; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
+t tooling:host "$top/tests/tooling.sh" host "$variant"
 t tooling:hang "$top/tests/tooling.sh" hang "$variant"
 t tooling:interrupt "$top/tests/tooling.sh" interrupt "$variant"
 finish

@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
 # Install the host tools the workbench needs from the machine's own Debian
 # archive, when missing.  Without root, print what to install instead.
+# On an amd64 host the kernel and the guest's programs are cross-built; on
+# an arm64 host Debian's native gcc and binutils answer to the same
+# aarch64-linux-gnu- names, so the same scripts build natively.
+#
+# usage: host-tools.sh [--print]   (--print: list the packages this host
+#        needs, installed or not; HOST_ARCH overrides dpkg's answer)
 set -euo pipefail
+
+arch=${HOST_ARCH:-$(dpkg --print-architecture)}
+case $arch in
+amd64)	toolchain=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu
+		   aarch64-linux-gnu-objdump:binutils-aarch64-linux-gnu)
+	libc=/usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross ;;
+arm64)	toolchain=(aarch64-linux-gnu-gcc:gcc aarch64-linux-gnu-objdump:binutils)
+	libc=/usr/lib/aarch64-linux-gnu/libc.a:libc6-dev ;;
+*)	echo "error: the workbench runs on amd64 (cross) or arm64 (native) Debian, not $arch" >&2
+	exit 1 ;;
+esac
 
 # command:package
 need=(
-	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu
-	aarch64-linux-gnu-objdump:binutils-aarch64-linux-gnu
+	"${toolchain[@]}"
 	qemu-system-aarch64:qemu-system-arm
 	ccache:ccache
 	flex:flex
@@ -25,8 +41,11 @@ need=(
 	b4:b4
 )
 # headers: package
-headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev
-	/usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross)
+headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev "$libc")
+if [ "${1:-}" = --print ]; then
+	printf '%s\n' "${need[@]##*:}" "${headers[@]##*:}" python3-ply python3-git python3-matplotlib
+	exit 0
+fi
 
 missing=()
 for n in "${need[@]}"; do

@@ -7,7 +7,10 @@
 #   patches/ only  (a git pull) the series is applied again;
 #   the tree only  (unexported commits or edits) it refuses;
 #   both           it names the conflict.
-# FORCE=1 applies patches/ whatever the tree holds.
+# FORCE=1 applies patches/ whatever the tree holds.  The series is applied
+# in a worktree of its own (KSRC-apply) and the tree then checks out the
+# result, so that only the files whose content changed get new mtimes: a
+# reworded commit message or cover letter rebuilds nothing.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -98,14 +101,20 @@ fi
 # never taken for work to export.
 echo "$(patches_state) applying" > "$record"
 
-cd "$KSRC"
+apply=$KSRC-apply
+if [ ! -e "$apply/.git" ]; then
+	rm -rf "$apply"
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$apply" "$BASE_TAG"
+fi
+cd "$apply"
 git am --abort >/dev/null 2>&1 || true
-git checkout -q -f -B series "$BASE_TAG"
+git checkout -q -f --detach "$BASE_TAG"
 
 # The cover letter's subject and text become the branch description, which
 # export turns back into the cover letter.
 "$top/scripts/cover-description.sh" "$(ls "$PATCHES"/*0000-cover-letter.patch | head -n 1)" |
-	git config --file .git/config branch.series.description "$(cat)"
+	git config --file "$KSRC/.git/config" branch.series.description "$(cat)"
 
 n=0
 if [ -f "$PATCHES/series" ]; then
@@ -122,6 +131,10 @@ if [ -f "$PATCHES/series" ]; then
 		n=$((n + 1))
 	done < "$PATCHES/series"
 fi
+applied=$(git rev-parse HEAD)
+cd "$KSRC"
+git am --abort >/dev/null 2>&1 || true
+git checkout -q -f -B series "$applied"
 state=$(tree_state)
 [ "$state" != dirty ] ||
 	die "$KSRC is not clean after applying the series (untracked files?): $(git status --short | head -n 3 | tr '\n' ' ')"

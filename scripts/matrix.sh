@@ -39,8 +39,8 @@ boot_one() {
 		> "$dir/$3.boot" 2>&1
 	layout=$(sed -n 's/.*per-CPU kernel page tables: \([0-9]*\) levels, \([0-9]*\) bytes per CPU.*/\1 levels, \2 B/p' "$log")
 	"$top/scripts/kunit-results.sh" "$log" > "$dir/$3.kunit" 2>&1 &&
-		grep -q '^guest-check: kunit_rerun pass' "$log" && kunit=pass
-	grep -q '^guest-check: hotplug pass' "$log" && hotplug=pass
+		"$top/scripts/guest-results.py" --passed kunit_rerun "${log%.log}.ktap" 2> /dev/null && kunit=pass
+	"$top/scripts/guest-results.py" --passed hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
 	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
 	echo "${layout:-no boot} | $kunit, $hotplug, $clean"
 }

@@ -28,15 +28,18 @@ echo
 echo "== KUnit ($log)"
 "$top/scripts/kunit-results.sh" "$log" | grep -E '^\[..:..:..\] (Testing complete|=+ |\[FAILED|\[CRASHED)' || true
 echo
-echo "== guest checks"
-grep -E '^guest-(start|check)' "$log" || echo "(none: the guest did not get that far)"
+echo "== guest checks (${log%.log}.ktap; the module suites are under kunit_modules)"
+"$top/scripts/guest-results.py" --list "${log%.log}.ktap" || echo "(none: the guest did not get that far)"
 echo
 echo "== this_cpu_add(*p, v) and a static this_cpu_inc() as built ($variant, LL/SC form)"
 "$top/scripts/show-emitted-code.sh" "$variant" this_cpu_add this_cpu_inc_static
 echo
 echo "== every this_cpu_*() operation (scripts/check-emitted-code.py)"
 "$top/scripts/check-emitted-code.py" "$variant" | tail -n 1
-if [ -n "${SUITE:-}" ] && ! grep -q '# Subtest:' "$log"; then
+# A suite ran at boot (console) or from a module (the channel, a level
+# below kunit_modules)
+if [ -n "${SUITE:-}" ] && ! grep -q '# Subtest:' "$log" &&
+   ! grep -q '^        # Subtest:' "${log%.log}.ktap"; then
 	die "no KUnit suite matches SUITE=$SUITE (the series': arm64_cpu_pgd, percpu_local_mapping, percpu_this_cpu)"
 fi
-[ "$rc" -eq 0 ] && grep -q '^guest-done' "$log"
+[ "$rc" -eq 0 ] && "$top/scripts/guest-results.py" "${log%.log}.ktap" > /dev/null

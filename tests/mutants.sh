@@ -10,7 +10,8 @@
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
 # KASLR no longer moves; the mutant's checks must include "addresses"), or
-# "hibernate" for scripts/check-hibernate.sh, or "boot" for a kernel that
+# "hibernate" for scripts/check-hibernate.sh, "memhotplug" for
+# scripts/check-memhotplug.sh on cortex-a57, or "boot" for a kernel that
 # dies before the guest finishes (QEMU exits: a boot killed by the
 # timeout counts as missed, never as caught).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
@@ -41,13 +42,14 @@ for m in "$@"; do
 	expect=$(sed -n '1s/^expect: //p' "$m")
 	checks=$(sed -n '2s/^checks: //p' "$m")
 	log=$LOGS/mutant-$name.log
+	ktap=$LOGS/mutant-$name.ktap
 	git -C "$tree" checkout -q -f --detach series
 	if ! git -C "$tree" apply "$m"; then
 		echo "FAIL $name: does not apply to the series"
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa ||
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
 		echo "FAIL $name: does not build"
 		failed=$((failed + 1))
@@ -76,16 +78,21 @@ for m in "$@"; do
 		hibernate)
 			! "$top/scripts/check-hibernate.sh" "$variant" max \
 				> "$log.hibernate" 2>&1 ;;
+		memhotplug)
+			# 4 levels: the hot-added memory's top-level entry
+			! "$top/scripts/check-memhotplug.sh" "$variant" cortex-a57 \
+				> "$log.memhotplug" 2>&1 ;;
 		boot)
 			# the kernel's own death, not a QEMU error
-			[ "$rc" -ne 124 ] && ! grep -q '^guest-done' "$log" &&
+			[ "$rc" -ne 124 ] && ! "$top/scripts/guest-results.py" --complete "$ktap" 2> /dev/null &&
 				grep -qE 'Kernel panic|Internal error|Unable to handle' "$log" ;;
 		rerun:*)
-			grep -q "^kunit_rerun: ${c#rerun:} failed" "$log" ;;
+			"$top/scripts/guest-results.py" --failed "kunit_rerun/${c#rerun:}" "$ktap" 2> /dev/null ;;
 		check:*)
-			grep -q "^guest-check: ${c#check:} fail" "$log" ;;
-		*)
-			echo "$res" | grep -q "\[FAILED\] $c$" ;;
+			"$top/scripts/guest-results.py" --failed "${c#check:}" "$ktap" 2> /dev/null ;;
+		*)	# a case of a built-in suite (boot run) or of a module's
+			echo "$res" | grep -q "\[FAILED\] $c$" ||
+				"$top/scripts/guest-results.py" --failed "$c" "$ktap" 2> /dev/null ;;
 		esac || missed="$missed $c"
 	done
 	if [ "$rc" -eq 124 ]; then

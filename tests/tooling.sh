@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|hang|interrupt
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -11,7 +11,7 @@ mkdir -p "$scratch"
 
 # A clone of the work tree at the series and a copy of patches/.
 scratch_tree() {
-	rm -rf "$scratch/tree" "$scratch/patches"
+	rm -rf "$scratch/tree" "$scratch/tree-apply" "$scratch/patches"
 	git clone -q --shared "$KSRC" "$scratch/tree"
 	git -C "$scratch/tree" fetch -q origin "refs/tags/*:refs/tags/*"
 	cp -r "$PATCHES" "$scratch/patches"
@@ -91,10 +91,15 @@ tree-state)
 			"$scratch/patches/$last" > "$scratch/reworded"
 		mv "$scratch/reworded" "$scratch/patches/$last"
 	}
+	# A new commit message only: the files keep their mtimes (no rebuild).
+	changed=$(git -C "$scratch/tree" diff --name-only HEAD~1 HEAD | head -n 1)
+	before=$(stat -c %Y "$scratch/tree/$changed")
 	reword "Reworded upstream."
 	mk
 	git -C "$scratch/tree" log -1 --format=%b | grep -q "^Reworded upstream." ||
 		{ echo "the moved patches/ was not applied"; exit 1; }
+	[ "$(stat -c %Y "$scratch/tree/$changed")" = "$before" ] ||
+		{ echo "a reworded message touched $changed"; exit 1; }
 	# The tree moved: refused.
 	git -C "$scratch/tree" commit -q --allow-empty -m "an unexported commit"
 	expect_fail "run 'make export' first" mk
@@ -144,6 +149,64 @@ interrupt)
 	[ "$rc" -gt 128 ] || { echo "boot-guest.sh exited $rc after SIGINT: its caller would go on"; exit 1; }
 	! pgrep -g "$group" > /dev/null || { echo "a process of the boot outlived it"; exit 1; }
 	echo "SIGINT stopped QEMU and boot-guest.sh (exit $rc)"
+	;;
+results)
+	# guest-results.py fails on a guest that died, a failed case nested
+	# two levels down, and reads a kexec's second document and a
+	# hibernation's two files as the guest wrote them.
+	r() { "$top/scripts/guest-results.py" "$@"; }
+	d=$scratch/results
+	mkdir -p "$d"
+	printf 'KTAP version 1\n1..2\nok 1 hotplug\n' > "$d/died.ktap"
+	expect_fail "1 results of 2 planned" r --complete "$d/died.ktap"
+	expect_fail "not every test passed" r "$d/died.ktap"
+	cat > "$d/nested.ktap" <<-'EOK'
+	KTAP version 1
+	1..1
+	    KTAP version 1
+	    # Subtest: kunit_modules
+	        KTAP version 1
+	        # Subtest: percpu_local_mapping
+	        1..2
+	        ok 1 pcpu_local_test_static
+	        not ok 2 pcpu_local_test_dynamic
+	    not ok 1 percpu_local_mapping
+	not ok 1 kunit_modules
+	EOK
+	r --complete "$d/nested.ktap"
+	r --failed pcpu_local_test_dynamic "$d/nested.ktap"
+	r --failed kunit_modules/percpu_local_mapping "$d/nested.ktap"
+	expect_fail "pcpu_local_test_dynamic failed" r --passed pcpu_local_test_dynamic "$d/nested.ktap"
+	expect_fail "no result for hotplug" r --failed hotplug "$d/nested.ktap"
+	# kexec: the first kernel's document ends in the middle
+	{ printf 'KTAP version 1\n1..1\n'; printf 'KTAP version 1\n1..1\nok 1 kexeced\n'; } > "$d/kexec.ktap"
+	r "$d/kexec.ktap"
+	expect_fail "did not finish" r --doc 1 --complete "$d/kexec.ktap"
+	# hibernation: written by one boot, finished by the next
+	printf 'KTAP version 1\n1..2\n' > "$d/write.ktap"
+	printf 'ok 1 hibernate\nok 2 hotplug\n' > "$d/resume.ktap"
+	expect_fail "did not finish" r --complete "$d/write.ktap"
+	r "$d/write.ktap" "$d/resume.ktap"
+	expect_fail "never reported" r --complete /dev/null
+	;;
+host)
+	# The host detection and the QEMU command lines it leads to, for an
+	# arm64 host with KVM, which this machine is not.
+	variant=${2:?the host test needs a built variant}
+	q() { PRINT_QEMU=1 "$top/scripts/boot-guest.sh" "$variant" "$@" x; }
+	q max | grep -q -- "-cpu max,pauth-impdef=on" || { echo "TCG: not -cpu max with pauth-impdef"; exit 1; }
+	! q max | grep -q -- "-accel" || { echo "TCG: an -accel option"; exit 1; }
+	ACCEL=kvm q max | grep -q -- "-accel kvm -cpu host " || { echo "KVM: not -accel kvm -cpu host"; exit 1; }
+	expect_fail "needs TCG" env ACCEL=kvm PRINT_QEMU=1 "$top/scripts/boot-guest.sh" "$variant" cortex-a57 x
+	expect_fail "tcg (the default) or kvm" env ACCEL=hvf PRINT_QEMU=1 "$top/scripts/boot-guest.sh" "$variant" max x
+	HOST_ARCH=arm64 "$top/scripts/host-tools.sh" --print > "$scratch/arm64.pkgs"
+	HOST_ARCH=amd64 "$top/scripts/host-tools.sh" --print > "$scratch/amd64.pkgs"
+	grep -qx libc6-dev "$scratch/arm64.pkgs" && ! grep -q arm64-cross "$scratch/arm64.pkgs" &&
+		! grep -qx gcc-aarch64-linux-gnu "$scratch/arm64.pkgs" ||
+		{ echo "arm64 host: not the native toolchain"; cat "$scratch/arm64.pkgs"; exit 1; }
+	grep -qx gcc-aarch64-linux-gnu "$scratch/amd64.pkgs" && grep -qx libc6-dev-arm64-cross "$scratch/amd64.pkgs" ||
+		{ echo "amd64 host: not the cross toolchain"; exit 1; }
+	expect_fail "runs on amd64 (cross) or arm64 (native)" env HOST_ARCH=riscv64 "$top/scripts/host-tools.sh"
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}

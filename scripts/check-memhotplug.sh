@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Memory hot-add and hot-remove (guest/checks/memhotplug) through a
+# virtio-mem device, which QEMU's virt machine takes without ACPI or UEFI.
+# The device sits at 1 TB, 1023 GB above RAM: its linear map is in another
+# 512 GB top-level slot than RAM's on a 4-level kernel (4K pages, 48 bits,
+# or 52 folded on a CPU without LPA2), so hot-add sets a new entry in
+# swapper_pg_dir that every CPU's copy must get, and hot-remove clears it
+# and frees the table below.  The host removes the memory through QMP when
+# the guest asks.  Log: build/logs/memhotplug-CPU.log.
+#
+# usage: check-memhotplug.sh VARIANT CPU
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: check-memhotplug.sh VARIANT CPU}
+cpu=${2:?usage: check-memhotplug.sh VARIANT CPU}
+log=$LOGS/memhotplug-$cpu.log
+qmp=$LOGS/memhotplug-$cpu.qmp
+size=$((512 << 20))
+mkdir -p "$LOGS"
+rm -f "$log" "$qmp"
+
+# unplug: once the guest asks, set the device's requested size to 0.
+unplug() {
+	local i
+	for ((i = 0; i < ${BOOT_TIMEOUT:-600}; i++)); do
+		if grep -q '^memhotplug: unplug now' "$log" 2> /dev/null; then
+			python3 - "$qmp" <<-'PY'
+			import json, socket, sys
+			s = socket.socket(socket.AF_UNIX)
+			s.connect(sys.argv[1])
+			f = s.makefile("rw")
+			f.readline()
+			for cmd in ({"execute": "qmp_capabilities"},
+			            {"execute": "qom-set", "arguments": {"path": "/machine/peripheral/vm0",
+			             "property": "requested-size", "value": 0}}):
+			    f.write(json.dumps(cmd) + "\n")
+			    f.flush()
+			    reply = json.loads(f.readline())
+			    while "event" in reply:
+			        reply = json.loads(f.readline())
+			    if "error" in reply:
+			        sys.exit("QMP: %s" % reply["error"])
+			PY
+			return
+		fi
+		sleep 1
+	done
+}
+unplug &
+watcher=$!
+trap 'kill $watcher 2> /dev/null; rm -f "$qmp"' EXIT
+
+export MEM=1G,slots=1,maxmem=2T
+export QEMU_ARGS="-object memory-backend-ram,id=vmem0,size=$size
+ -device virtio-mem-pci,id=vm0,memdev=vmem0,memaddr=0x10000000000,requested-size=$size
+ -qmp unix:$qmp,server=on,wait=off"
+export SMP=${SMP:-4}
+GUEST_CHECKS=memhotplug "$top/scripts/boot-guest.sh" "$variant" "$cpu" "memhotplug-$cpu" \
+	guest.memhp_size=$size memhp_default_state=online_movable ||
+	die "the guest failed (log: $log)"
+grep -q '^memhotplug: unplug now' "$log" || die "the guest did not add the memory (log: $log)"
+wait $watcher || die "could not remove the memory through QMP (log: $log)"
+"$top/scripts/guest-results.py" --passed memhotplug "${log%.log}.ktap" || die "memory hotplug failed (log: $log)"
+"$top/scripts/kunit-results.sh" "$log" > /dev/null || die "KUnit at boot failed (log: $log)"
+"$top/scripts/log-clean.sh" "$log"
+echo "memory hot-added at 1 TB and removed: $log"
