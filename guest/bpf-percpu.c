@@ -8,7 +8,9 @@
  * "mrs tpidr_el1 (or tpidr_el2); add": per-CPU address arithmetic outside
  * asm/percpu.h, on the map's percpu pointer.  The program counts its runs
  * in its CPU's slot and stores the CPU number it runs on there; each CPU's
- * slot must then hold its own runs and number, and no other CPU's.
+ * slot must then hold its own runs and number, and no other CPU's.  It
+ * guards that arithmetic (the percpu pointer plus TPIDR's offset, the same
+ * as per_cpu_ptr()), not the window, which the JIT never uses.
  *
  * No libbpf in the guest: the bpf() system call, with the instructions
  * written out.
@@ -118,9 +120,43 @@ static int check_inlined(int prog)
 	return 0;
 }
 
+/*
+ * The possible CPUs, as the kernel lays out a per-CPU map's values: one
+ * value per possible CPU, in order.  @slot[cpu] is its place, -1 if none.
+ */
+static int possible_cpus(int *slot, int max)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int a, b, n = 0, cpu;
+	char sep;
+
+	for (cpu = 0; cpu < max; cpu++)
+		slot[cpu] = -1;
+	if (!f)
+		return -1;
+	while (fscanf(f, "%d", &a) == 1) {
+		b = a;
+		sep = fgetc(f);
+		if (sep == '-') {
+			if (fscanf(f, "%d", &b) != 1)
+				break;
+			sep = fgetc(f);
+		}
+		for (cpu = a; cpu <= b && cpu < max; cpu++)
+			slot[cpu] = n++;
+		if (sep != ',')
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+#define MAX_CPUS 4096
+
 int main(void)
 {
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	static int slot[MAX_CPUS];
+	int ncpus = possible_cpus(slot, MAX_CPUS);
 	int map, prog, cpu, i, bad = 0, ran = 0;
 	uint32_t key = 0;
 	struct slot *slots;
@@ -137,11 +173,17 @@ int main(void)
 		perror("bpf_percpu: BPF_MAP_CREATE");
 		return 1;
 	}
+	if (ncpus <= 0) {
+		fprintf(stderr, "bpf_percpu: cannot read the possible CPUs\n");
+		return 1;
+	}
 	prog = load(map);
 	if (prog < 0 || check_inlined(prog))
 		return 1;
 
-	for (cpu = 0; cpu < ncpus; cpu++) {
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (slot[cpu] < 0)
+			continue;
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set))
@@ -167,16 +209,23 @@ int main(void)
 		perror("bpf_percpu: BPF_MAP_LOOKUP_ELEM");
 		return 1;
 	}
-	for (cpu = 0; cpu < ncpus; cpu++) {
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct slot *v;
+		uint64_t runs, id;
+		int online;
+
+		if (slot[cpu] < 0)
+			continue;
+		v = &slots[slot[cpu]];
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
-		int online = !sched_setaffinity(0, sizeof(set), &set);
-		uint64_t runs = online ? RUNS : 0, id = online ? cpu + 1 : 0;
-
-		if (slots[cpu].runs != runs || slots[cpu].cpu_plus_one != id) {
+		online = !sched_setaffinity(0, sizeof(set), &set);
+		runs = online ? RUNS : 0;
+		id = online ? cpu + 1 : 0;
+		if (v->runs != runs || v->cpu_plus_one != id) {
 			printf("bpf_percpu: CPU %d's slot holds %llu runs by CPU %lld, not %llu by CPU %lld\n",
-			       cpu, (unsigned long long)slots[cpu].runs,
-			       (long long)slots[cpu].cpu_plus_one - 1,
+			       cpu, (unsigned long long)v->runs,
+			       (long long)v->cpu_plus_one - 1,
 			       (unsigned long long)runs, (long long)id - 1);
 			bad++;
 		}

@@ -97,9 +97,16 @@ def main():
     for old in glob.glob(os.path.join(outdir, "*.png")):
         os.remove(old)
 
+    missing = []
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
                    if "-smp" not in p})
+    for v in "ny":
+        for c in list(cpus):
+            if not os.path.exists(os.path.join(logdir, f"{v}-{c}.log")):
+                missing.append(f"{v}-{c}.log: the {'=n' if v == 'n' else '=y'} "
+                               f"run on {c}")
+                cpus.remove(c)
     runs = {(v, c): parse(os.path.join(logdir, f"{v}-{c}.log"))
             for v in "ny" for c in cpus}
     out = ["# make bench: CONFIG_PERCPU_LOCAL_MAPPING=n against =y", ""]
@@ -110,7 +117,6 @@ def main():
             "of the guest timer (the stress-ng and build workloads, whole "
             "processes, to within 0.5%)", ""]
     losses = []
-    missing = []
     if not cpus:
         missing.append(f"no n-CPU.log or y-CPU.log in {logdir}")
 
@@ -127,8 +133,9 @@ def main():
                 missing.append(f"workload {k} on {c}: {n['workload'][k][0]} "
                                f"ops with =n, {y['workload'][k][0]} with =y")
         for v, d in (("=n", n), ("=y", y)):
-            if "insns" not in d["memcg"]:
-                missing.append(f"memory cgroups on {c}: no count in the {v} log")
+            for k in ("insns", "before", "after"):
+                if k not in d["memcg"]:
+                    missing.append(f"memory cgroups on {c}: no '{k}' in the {v} log")
             if d["wall"] is None:
                 missing.append(f"wall time on {c}: none in the {v} log")
         out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", "",

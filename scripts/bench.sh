@@ -17,6 +17,8 @@
 # check never touches make bench's.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+# Instruction counts need TCG's -icount
+unset ACCEL PRINT_QEMU
 
 quick=${BENCH_QUICK:-}
 results=${BENCH_RESULTS:-$top/bench/results}

@@ -41,7 +41,9 @@ kvm)	[ "$cpu" = max ] || [ "$cpu" = host ] ||
 		die "ACCEL=kvm runs the host's own CPU: -cpu $cpu (an LL/SC or other model) needs TCG; unset ACCEL"
 	[ -w /dev/kvm ] || [ -n "${PRINT_QEMU:-}" ] || die "ACCEL=kvm: no writable /dev/kvm on this host"
 	cpu=host
-	accel=(-accel kvm) ;;
+	accel=(-accel kvm)
+	# The host's own GIC (a TCG guest's is v3, as on a server)
+	QEMU_MACHINE=${QEMU_MACHINE:-virt,gic-version=host} ;;
 *)	die "ACCEL=$ACCEL: tcg (the default) or kvm" ;;
 esac
 mkdir -p "$LOGS"
@@ -54,12 +56,14 @@ if [ -n "${INTERACTIVE:-}" ]; then
 	exec "${qemu[@]}" -append "console=ttyAMA0 panic=-1 guest.shell=1 $*"
 fi
 
-# The results channel: /dev/hvc0 in the guest (guest/ktap.sh)
-qemu+=(-device virtio-serial-device -chardev "file,id=ktap,path=$ktap"
+# The results channel: /dev/hvc0 in the guest (guest/ktap.sh).  A comma in
+# a QEMU option value is written twice.
+qemu+=(-device virtio-serial-device -chardev "file,id=ktap,path=${ktap//,/,,}"
        -device virtconsole,chardev=ktap -monitor none
        -append "console=ttyAMA0 panic=-1 guest.checks=$checks $*")
 if [ -n "${PRINT_QEMU:-}" ]; then
-	echo "${qemu[*]}"
+	printf '%q ' "${qemu[@]}"
+	echo
 	exit 0
 fi
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"

@@ -42,7 +42,7 @@ GUEST_CHECKS=kunit_rerun \
 ktap=("${write%.log}.ktap" "${resume%.log}.ktap")
 "$top/scripts/guest-results.py" --complete "${ktap[@]}" || die "the restored guest died (log: $resume)"
 for c in hibernate kunit_rerun hotplug; do
-	"$top/scripts/guest-results.py" --passed "$c" "${ktap[@]}" ||
+	"$top/scripts/guest-results.py" --passed "/$c" "${ktap[@]}" ||
 		die "after the restore, $c did not pass (log: $resume)"
 done
 "$top/scripts/log-clean.sh" "$write"

@@ -49,7 +49,7 @@ done
 ktap=${log%.log}.ktap
 "$top/scripts/guest-results.py" --complete "$ktap" || die "the kexec'd kernel died (log: $log)"
 for c in kexeced kunit_modules percpu_test hotplug; do
-	"$top/scripts/guest-results.py" --passed "$c" "$ktap" || die "after kexec, $c did not pass (log: $log)"
+	"$top/scripts/guest-results.py" --passed "/$c" "$ktap" || die "after kexec, $c did not pass (log: $log)"
 done
 # The second kernel's built-in KUnit suites: its part of the log
 awk '/Booting Linux on physical CPU/ { n++ } n >= 2' "$log" > "$log.second"

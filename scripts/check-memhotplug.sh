@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Memory hot-add and hot-remove (guest/checks/memhotplug) through a
-# virtio-mem device, which QEMU's virt machine takes without ACPI or UEFI.
+# Memory hot-add and hot-remove (guest/checks/memhotplug_add and
+# memhotplug_remove) through a virtio-mem device, which QEMU's virt machine takes without ACPI or UEFI.
 # The device sits at 1 TB, 1023 GB above RAM: its linear map is in another
 # 512 GB top-level slot than RAM's on a 4-level kernel (4K pages, 48 bits,
 # or 52 folded on a CPU without LPA2), so hot-add sets a new entry in
@@ -56,12 +56,15 @@ export QEMU_ARGS="-object memory-backend-ram,id=vmem0,size=$size
  -device virtio-mem-pci,id=vm0,memdev=vmem0,memaddr=0x10000000000,requested-size=$size
  -qmp unix:$qmp,server=on,wait=off"
 export SMP=${SMP:-4}
-GUEST_CHECKS=memhotplug "$top/scripts/boot-guest.sh" "$variant" "$cpu" "memhotplug-$cpu" \
+GUEST_CHECKS=kunit_modules,memhotplug_add,memhotplug_remove "$top/scripts/boot-guest.sh" "$variant" "$cpu" "memhotplug-$cpu" \
 	guest.memhp_size=$size memhp_default_state=online_movable ||
 	die "the guest failed (log: $log)"
-grep -q '^memhotplug: unplug now' "$log" || die "the guest did not add the memory (log: $log)"
+ktap=${log%.log}.ktap
+"$top/scripts/guest-results.py" --passed /memhotplug_add "$ktap" ||
+	die "memory hot-add failed (log: $log)"
 wait $watcher || die "could not remove the memory through QMP (log: $log)"
-"$top/scripts/guest-results.py" --passed memhotplug "${log%.log}.ktap" || die "memory hotplug failed (log: $log)"
+"$top/scripts/guest-results.py" --passed /memhotplug_remove "$ktap" ||
+	die "memory hot-remove failed (log: $log)"
 "$top/scripts/kunit-results.sh" "$log" > /dev/null || die "KUnit at boot failed (log: $log)"
 "$top/scripts/log-clean.sh" "$log"
 echo "memory hot-added at 1 TB and removed: $log"

@@ -6,8 +6,9 @@ kunit_parser, the parser of kunit.py.
 The files are read in order as one stream, so that a hibernation's two
 boots (the image written by the first, the rest of its run resumed by the
 second) make one document.  A test is named by its path from the top:
-"hotplug", "kunit_rerun/arm64_cpu_pgd"; a bare name with no "/" also
-matches a test of that name at any depth (a KUnit case).
+"/hotplug" (a check), "/kunit_rerun/arm64_cpu_pgd" (a suite that check
+ran); a name without the leading "/" matches a test of that name at any
+depth, such as a KUnit case.
 
 usage: guest-results.py [--doc N] [--summary | --complete | --list |
                          --passed NAME | --failed NAME] KTAP-FILE...
@@ -56,8 +57,9 @@ def walk(test, path=""):
 
 
 def find(test, name):
-    return [t for p, t in walk(test)
-            if p == name or ("/" not in name and t.name == name)]
+    if name.startswith("/"):
+        return [t for p, t in walk(test) if "/" + p == name]
+    return [t for p, t in walk(test) if t.name == name or p == name]
 
 
 def finished(test):
@@ -81,6 +83,12 @@ def main():
     ap.add_argument("files", nargs="+", metavar="KTAP-FILE")
     args = ap.parse_args()
 
+    if args.doc == 0:
+        sys.exit("error: --doc counts from 1 (or from the end, -1)")
+    for path in args.files:
+        if not os.path.exists(path):
+            sys.exit(f"error: no results file {path}: the guest never started, "
+                     "or was booted without the channel")
     docs = documents(args.files)
     try:
         doc = docs[args.doc - 1 if args.doc > 0 else args.doc]

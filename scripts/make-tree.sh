@@ -102,7 +102,9 @@ fi
 echo "$(patches_state) applying" > "$record"
 
 apply=$KSRC-apply
-if [ ! -e "$apply/.git" ]; then
+# A worktree of this tree, not of one that was moved away and made again
+if [ "$(git -C "$apply" rev-parse --path-format=absolute --git-common-dir 2> /dev/null)" != \
+     "$(git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)" ]; then
 	rm -rf "$apply"
 	git -C "$KSRC" worktree prune
 	git -C "$KSRC" worktree add -q --detach "$apply" "$BASE_TAG"

@@ -14,6 +14,7 @@
 # usage: matrix.sh [GEOMETRY[:EXTRA-FRAGMENTS]...]    (default: all of them)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+unset ACCEL PRINT_QEMU	# boots under TCG, run for real
 
 # GEOMETRY:EXTRA-FRAGMENTS (comma-separated; Debian's 16K and RT choices
 # need EXPERT to be visible to merge_config).
@@ -39,8 +40,10 @@ boot_one() {
 		> "$dir/$3.boot" 2>&1
 	layout=$(sed -n 's/.*per-CPU kernel page tables: \([0-9]*\) levels, \([0-9]*\) bytes per CPU.*/\1 levels, \2 B/p' "$log")
 	"$top/scripts/kunit-results.sh" "$log" > "$dir/$3.kunit" 2>&1 &&
-		"$top/scripts/guest-results.py" --passed kunit_rerun "${log%.log}.ktap" 2> /dev/null && kunit=pass
-	"$top/scripts/guest-results.py" --passed hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
+		"$top/scripts/guest-results.py" --passed /kunit_modules "${log%.log}.ktap" 2> /dev/null &&
+		"$top/scripts/guest-results.py" --passed /kunit_rerun "${log%.log}.ktap" 2> /dev/null &&
+		"$top/scripts/guest-results.py" --passed /percpu_test "${log%.log}.ktap" 2> /dev/null && kunit=pass
+	"$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
 	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
 	echo "${layout:-no boot} | $kunit, $hotplug, $clean"
 }

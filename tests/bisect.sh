@@ -30,7 +30,7 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$GEOMETRY" local-mapping-y series-kunit debug paths &&
 	   "$top/scripts/build-initramfs.sh" bisect-y &&
 	   GUEST_CHECKS=kunit_modules,hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
-	   "$top/scripts/guest-results.py" --passed hotplug "${log%.log}.ktap" &&
+	   "$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" &&
 	   "$top/scripts/kunit-results.sh" "$log" > /dev/null &&
 	   "$top/scripts/log-clean.sh" "$log" > /dev/null; then
 		echo "PASS $subject"

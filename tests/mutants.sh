@@ -24,6 +24,7 @@
 # usage: mutants.sh [MUTANT.patch...]
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
+unset ACCEL PRINT_QEMU	# boots under TCG, run for real
 
 tree=$BUILD/mutant-tree
 variant=mutant
@@ -76,20 +77,26 @@ for m in "$@"; do
 			! "$top/scripts/check-kaslr.sh" "$log" "$LOGS/mutant-$name-2.log" \
 				"$LOGS/mutant-$name-3.log" > "$log.kaslr" 2>&1 ;;
 		hibernate)
-			! "$top/scripts/check-hibernate.sh" "$variant" max \
+			# Logs of its own: make check's stay
+			! LOGS=$LOGS/mutant-$name "$top/scripts/check-hibernate.sh" "$variant" max \
 				> "$log.hibernate" 2>&1 ;;
 		memhotplug)
-			# 4 levels: the hot-added memory's top-level entry
-			! "$top/scripts/check-memhotplug.sh" "$variant" cortex-a57 \
-				> "$log.memhotplug" 2>&1 ;;
+			# 4 levels: the hot-added memory's top-level entry.  One of
+			# the two phases must report its own failure.
+			LOGS=$LOGS/mutant-$name "$top/scripts/check-memhotplug.sh" "$variant" cortex-a57 \
+				> "$log.memhotplug" 2>&1
+			for p in add remove; do
+				"$top/scripts/guest-results.py" --failed "/memhotplug_$p" \
+					"$LOGS/mutant-$name/memhotplug-cortex-a57.ktap" 2> /dev/null && break
+			done ;;
 		boot)
 			# the kernel's own death, not a QEMU error
 			[ "$rc" -ne 124 ] && ! "$top/scripts/guest-results.py" --complete "$ktap" 2> /dev/null &&
 				grep -qE 'Kernel panic|Internal error|Unable to handle' "$log" ;;
 		rerun:*)
-			"$top/scripts/guest-results.py" --failed "kunit_rerun/${c#rerun:}" "$ktap" 2> /dev/null ;;
+			"$top/scripts/guest-results.py" --failed "/kunit_rerun/${c#rerun:}" "$ktap" 2> /dev/null ;;
 		check:*)
-			"$top/scripts/guest-results.py" --failed "${c#check:}" "$ktap" 2> /dev/null ;;
+			"$top/scripts/guest-results.py" --failed "/${c#check:}" "$ktap" 2> /dev/null ;;
 		*)	# a case of a built-in suite (boot run) or of a module's
 			echo "$res" | grep -q "\[FAILED\] $c$" ||
 				"$top/scripts/guest-results.py" --failed "$c" "$ktap" 2> /dev/null ;;

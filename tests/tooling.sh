@@ -175,9 +175,11 @@ results)
 	EOK
 	r --complete "$d/nested.ktap"
 	r --failed pcpu_local_test_dynamic "$d/nested.ktap"
-	r --failed kunit_modules/percpu_local_mapping "$d/nested.ktap"
+	r --failed /kunit_modules/percpu_local_mapping "$d/nested.ktap"
+	# a top-level name matches the check, not a case of the same name
+	expect_fail "no result for /pcpu_local_test_dynamic" r --failed /pcpu_local_test_dynamic "$d/nested.ktap"
 	expect_fail "pcpu_local_test_dynamic failed" r --passed pcpu_local_test_dynamic "$d/nested.ktap"
-	expect_fail "no result for hotplug" r --failed hotplug "$d/nested.ktap"
+	expect_fail "no result for /hotplug" r --failed /hotplug "$d/nested.ktap"
 	# kexec: the first kernel's document ends in the middle
 	{ printf 'KTAP version 1\n1..1\n'; printf 'KTAP version 1\n1..1\nok 1 kexeced\n'; } > "$d/kexec.ktap"
 	r "$d/kexec.ktap"
@@ -188,6 +190,7 @@ results)
 	expect_fail "did not finish" r --complete "$d/write.ktap"
 	r "$d/write.ktap" "$d/resume.ktap"
 	expect_fail "never reported" r --complete /dev/null
+	expect_fail "no results file" r --complete "$d/none.ktap"
 	;;
 host)
 	# The host detection and the QEMU command lines it leads to, for an
