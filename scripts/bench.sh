@@ -55,6 +55,10 @@ rm -f "$logs"/*.log
 
 "$top/scripts/host-tools.sh"
 "$top/scripts/make-tree.sh"
+# What is built, read now: the tree may move while the guests run
+base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
+series=$(git -C "$KSRC" rev-parse --short=12 series)
+npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
 for v in n y; do
 	"$top/scripts/build-kernel.sh" "$prefix-$v" guest "$GEOMETRY" "local-mapping-$v" bench
 	out=$BUILD/out/$prefix-$v
@@ -118,11 +122,9 @@ if [ -z "$quick" ]; then
 		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
 fi
 
-base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
-series=$(git -C "$KSRC" rev-parse --short=12 series)
 # Debian's python3, which has matplotlib (host-tools.sh)
 PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
-	"base=$base" "series=$series ($(git -C "$KSRC" rev-list --count "$BASE_TAG..series") patches)" \
+	"base=$base" "series=$series ($npatches patches)" \
 	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
 	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + $GEOMETRY + bench fragments" \
 	"params=$params" \
