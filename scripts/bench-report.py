@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Write the report of make bench from the guests' console logs.
 
-usage: bench-report.py LOGDIR OUTDIR KEY=VALUE...
+usage: bench-report.py LOGDIR OUTDIR [KEY=VALUE...]
 
 LOGDIR holds the logs bench.sh wrote: n-CPU.log and y-CPU.log (workloads:
 pcpu_bench, stress-ng, memory cgroups),
-n-max-smpN.log and y-max-smpN.log (memory at rest), bloat-o-meter.txt.
-OUTDIR gets report.md and the PNG charts; KEY=VALUE pairs describe the run
-(base, series, QEMU, ...) at the top of the report.  Instruction counts
+n-max-smpN.log and y-max-smpN.log (memory at rest), bloat-o-meter.txt,
+bloat-o-meter-base.txt (the base against =n; not in a quick run) and
+meta.txt, KEY=VALUE lines that describe the run (base, series, QEMU, ...)
+at the top of the report; KEY=VALUE arguments replace it.  OUTDIR gets
+report.md and the PNG charts.  Instruction counts
 come from the guest clock under QEMU -icount shift=0, one nanosecond per
 guest instruction (all vCPUs); wall times are emulated and only listed.
 
@@ -92,7 +94,11 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     logdir, outdir = sys.argv[1], sys.argv[2]
-    meta = [a.split("=", 1) for a in sys.argv[3:]]
+    meta_args = sys.argv[3:]
+    if not meta_args and os.path.exists(os.path.join(logdir, "meta.txt")):
+        with open(os.path.join(logdir, "meta.txt")) as f:
+            meta_args = [l.rstrip("\n") for l in f if "=" in l]
+    meta = [a.split("=", 1) for a in meta_args]
     os.makedirs(outdir, exist_ok=True)
     for old in glob.glob(os.path.join(outdir, "*.png")):
         os.remove(old)
@@ -228,14 +234,17 @@ def main():
         missing.append("memory at rest: no y-max-smpN.log")
     if smps:
         out += ["## Memory at rest against the number of vCPUs (-cpu max)", "",
-                "MemTotal - MemFree, and the series' own count of its "
-                "per-CPU kernel page tables (its boot message: the copies "
-                "of the top level and of the levels below it on the "
-                "window's path, which depend on the geometry).", "",
-                "| vCPUs | used =n (kB) | used =y (kB) | =y - =n (kB) | "
-                "per vCPU (kB) | Percpu =n | Percpu =y | kernel PGD copies "
-                "per CPU (bytes) |",
-                "|---|---|---|---|---|---|---|---|"]
+                "MemTotal, which leaves out what memblock handed out at "
+                "boot (the per-CPU kernel page tables among it); MemTotal "
+                "- MemFree, the memory used after boot; and the series' "
+                "own count of its per-CPU kernel page tables (its boot "
+                "message: the copies of the top level and of the levels "
+                "below it on the window's path, which depend on the "
+                "geometry).", "",
+                "| vCPUs | MemTotal =n - =y (kB) | per vCPU (kB) | used =n "
+                "(kB) | used =y (kB) | =y - =n (kB) | Percpu =n | Percpu =y "
+                "| kernel PGD copies per CPU (bytes) |",
+                "|---|---|---|---|---|---|---|---|---|"]
         for s in smps:
             a = parse(os.path.join(logdir, f"n-max-smp{s}.log"))["meminfo"]
             y = parse(os.path.join(logdir, f"y-max-smp{s}.log"))
@@ -246,8 +255,9 @@ def main():
                 continue
             ua = a["MemTotal"] - a["MemFree"]
             ub = b["MemTotal"] - b["MemFree"]
-            out.append(f"| {s} | {ua} | {ub} | {ub - ua} | "
-                       f"{(ub - ua) / s:.1f} | {a.get('Percpu')} | "
+            dt = a["MemTotal"] - b["MemTotal"]
+            out.append(f"| {s} | {dt} | {dt / s:.1f} | {ua} | {ub} | "
+                       f"{ub - ua} | {a.get('Percpu')} | "
                        f"{b.get('Percpu')} | {y.get('cpu_pgd')} |")
         out.append("")
 
@@ -261,6 +271,19 @@ def main():
                ["```", ""]
     else:
         missing.append("bloat-o-meter.txt")
+
+    base = os.path.join(logdir, "bloat-o-meter-base.txt")
+    if os.path.exists(base):
+        with open(base) as f:
+            lines = f.read().splitlines()
+        out += ["## The series with the option off against the base", "",
+                "scripts/bloat-o-meter -c, the base against =n, same "
+                "fragments (functions, data, read-only data):", "", "```"] + \
+               [l for l in lines if l.startswith(("add/remove", "Total"))] + \
+               ["```", ""]
+        changed = [l for l in lines if re.match(r"^\S+\s+(\d+|-)\s+(\d+|-)\s+[+-]\d+$", l)]
+        if changed:
+            out += ["Changed:", "", "```"] + changed + ["```", ""]
 
     out += ["## Where =y loses", ""]
     out += [f"- {l}" for l in losses] or ["- nowhere beyond 5% in this run"]

@@ -122,20 +122,17 @@ if [ -z "$quick" ]; then
 		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
 fi
 
+# The run's description, kept with its logs, so that the report can be
+# written again from them (bench-report.py LOGDIR OUTDIR)
+{
+	echo "base=$base"
+	echo "series=$series ($npatches patches)"
+	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
+	echo "cpus=$cpus"
+	echo "vCPUs=$smp possible, 1 online (maxcpus=1)"
+	echo "config=allnoconfig + guest + $GEOMETRY + bench fragments"
+	echo "params=$params"
+	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
+} > "$logs/meta.txt"
 # Debian's python3, which has matplotlib (host-tools.sh)
-PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" \
-	"base=$base" "series=$series ($npatches patches)" \
-	"qemu=$(qemu-system-aarch64 --version | head -n 1)" \
-	"cpus=$cpus" "vCPUs=$smp possible, 1 online (maxcpus=1)" "config=allnoconfig + guest + $GEOMETRY + bench fragments" \
-	"params=$params" \
-	"guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
-if [ -z "$quick" ]; then
-	{
-		echo
-		echo "## The series with the option off against the base"
-		echo
-		echo "scripts/bloat-o-meter -c, the base against =n, same fragments:"
-		echo
-		grep -E '^(add/remove|Total)' "$logs/bloat-o-meter-base.txt" | sed 's/^/    /'
-	} >> "$results/report.md"
-fi
+PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results"
