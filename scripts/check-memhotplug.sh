@@ -49,7 +49,8 @@ unplug() {
 }
 unplug &
 watcher=$!
-trap 'kill $watcher 2> /dev/null; rm -f "$qmp"' EXIT
+# (a watcher that has finished cannot be killed: not an error)
+trap 'kill $watcher 2> /dev/null || true; rm -f "$qmp"' EXIT
 
 export MEM=1G,slots=1,maxmem=2T
 export QEMU_ARGS="-object memory-backend-ram,id=vmem0,size=$size

@@ -124,8 +124,13 @@ interrupt)
 	# a job under a terminal.
 	variant=${2:?the interrupt test needs a built variant}
 	rm -f "$scratch/interrupt.log"
+	# A runner started in the background (nohup ... &) hands SIGINT down
+	# ignored, and a shell cannot trap a signal ignored on entry: the boot
+	# starts with SIGINT at its default, as under a terminal.
 	set -m
-	env BOOT_TIMEOUT=300 LOGS="$scratch" "$top/scripts/boot-guest.sh" \
+	env BOOT_TIMEOUT=300 LOGS="$scratch" python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$top/scripts/boot-guest.sh" \
 		"$variant" cortex-a57 interrupt guest.hang=1 > "$scratch/interrupt.out" 2>&1 &
 	group=$!
 	set +m
@@ -197,7 +202,8 @@ host)
 	# arm64 host with KVM, which this machine is not.
 	variant=${2:?the host test needs a built variant}
 	q() { PRINT_QEMU=1 "$top/scripts/boot-guest.sh" "$variant" "$@" x; }
-	q max | grep -q -- "-cpu max,pauth-impdef=on" || { echo "TCG: not -cpu max with pauth-impdef"; exit 1; }
+	# (the line is shell-quoted: printf %q writes the comma as "\,")
+	q max | grep -q -- '-cpu max\\\?,pauth-impdef=on' || { echo "TCG: not -cpu max with pauth-impdef"; exit 1; }
 	! q max | grep -q -- "-accel" || { echo "TCG: an -accel option"; exit 1; }
 	ACCEL=kvm q max | grep -q -- "-accel kvm -cpu host " || { echo "KVM: not -accel kvm -cpu host"; exit 1; }
 	expect_fail "needs TCG" env ACCEL=kvm PRINT_QEMU=1 "$top/scripts/boot-guest.sh" "$variant" cortex-a57 x
