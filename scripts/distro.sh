@@ -7,7 +7,9 @@
 #
 # Debian's .config is changed where a build outside Debian's packaging
 # needs it: no debug info (pahole and hours of DWARF; it makes no compiler
-# warning of its own), no module signing (Debian's key is not here), and
+# warning of its own), no module signing (Debian's key is not here; what
+# still needs a key, MODULE_SIG_FORMAT for kexec and IMA, gets one that
+# kbuild makes), and
 # olddefconfig for the compiler this machine has (Debian built with its
 # gcc-16; Rust goes when no rustc is installed).
 #
@@ -33,6 +35,7 @@ configure() {
 		--disable DEBUG_INFO --enable DEBUG_INFO_NONE \
 		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_BTF \
 		--disable MODULE_SIG --disable MODULE_SIG_ALL \
+		--set-str MODULE_SIG_KEY certs/signing_key.pem \
 		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" "$@"
 	KSRC=$tree kmake -s O="$dir" olddefconfig > /dev/null
 }
