@@ -25,3 +25,20 @@ ktap_suite() {
 ktap_suite_passed() {
 	tail -n 1 "/sys/kernel/debug/kunit/$1/results" | grep -qx "ok 1 $1"
 }
+
+# ktap_run_suites CHECK SUITE...: run each KUnit SUITE again (debugfs), its
+# results nested under CHECK; false, with the suite named, at the first
+# one that is missing or fails.
+ktap_run_suites() {
+	_check=$1
+	shift
+	ktap_subtests "$_check"
+	_n=0
+	for _s in "$@"; do
+		[ -w "/sys/kernel/debug/kunit/$_s/run" ] || { echo "$_check: no suite $_s"; return 1; }
+		echo > "/sys/kernel/debug/kunit/$_s/run"
+		_n=$((_n + 1))
+		ktap_suite $_n "$_s"
+		ktap_suite_passed "$_s" || { echo "$_check: $_s failed"; return 1; }
+	done
+}

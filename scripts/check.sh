@@ -10,14 +10,17 @@ unset ACCEL PRINT_QEMU
 
 # The one kernel every boot test runs: the series on, with the debug options.
 variant=lm-y-debug
-fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths werror)	# werror last
+fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug werror)	# werror last
 # The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
 # ARGS: kernel arguments, comma-separated (nokaslr makes KPTI rewrite the
 # tables nG at boot).  MACHINE, comma-separated: "numa" for two NUMA nodes
 # (each with half the vCPUs and half the memory), where the KUnit suites
-# check that units stay node-local; "el2" to boot the kernel at EL2 (with
-# VHE on max), as on a server; "paths" to run the path checks too.
-boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nokaslr cortex-a57:8:kpti=1 max:4::el2}
+# check that units stay node-local; "el2" to boot the kernel at EL2, as on
+# a server, and run KVM guests (VHE on max; nVHE on cortex-a57, which has
+# no VHE; protected mode, pKVM, whose hypervisor takes the host's memory
+# behind a stage 2); "paths" to run the path checks too.
+boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nokaslr cortex-a57:8:kpti=1
+	max:4::el2 cortex-a57:4::el2 max:4:kvm-arm.mode=protected:el2}
 # The checks of every boot, and the path checks of the "paths" boots, one
 # LSE and one LL/SC: module loading loops, kprobes, ftrace, livepatch and
 # BPF's JIT, the paths that patch text or compute per-CPU addresses outside
@@ -88,6 +91,7 @@ for b in $boots; do
 	case ,$machine, in *,el2,*) qemu_machine=$qemu_machine,virtualization=on ;; esac
 	checks=$base_checks
 	case ,$machine, in *,paths,*) checks=$checks,$path_checks ;; esac
+	case ,$machine, in *,el2,*) checks=$checks,kvm ;; esac
 	QEMU_MACHINE=$qemu_machine QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
 		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" ${args//,/ }
@@ -97,6 +101,11 @@ for b in $boots; do
 		t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 	done
 	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+	lse=
+	[ "$cpu" = max ] && lse=--lse
+	case ,$machine, in
+	*,paths,*) t "kprobes:$name" "$top/scripts/check-kprobes.py" "$variant" "$log" $lse ;;
+	esac
 	case ,$machine, in
 	*,el2,*) t "el2:$name" grep -q 'CPU(s) started at EL2' "$log" ;;
 	esac

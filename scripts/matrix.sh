@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # make matrix (slow, not in make check): build the series for every
 # page-table geometry it supports and boot each on an LSE and an LL/SC CPU
-# with the KUnit suites, CPU hotplug and the log check; print a table.
+# with the KUnit suites, CPU hotplug and the log check, then kexec,
+# hibernation and memory hot-add/remove on each CPU (MATRIX_LIFECYCLE=0
+# leaves those out); print a table.
 #
 # A geometry is a config fragment: debian-FLAVOR (Debian's own, read from
-# its linux-headers package) or configs/geometry-*.config.  QEMU has no
+# its linux-headers package) or configs/geometry-*.config.  The extra
+# fragments after it add KASAN or KCSAN; "clang" there builds with Debian's
+# clang (LLVM=-19, or MATRIX_LLVM) instead of gcc, and its emitted code is
+# shown next to gcc's build of the same geometry.  QEMU has no
 # LL/SC CPU with 16K pages (cortex-a57 has 4K and 64K only): there the LL/SC
 # boot is -cpu max with CONFIG_ARM64_LSE_ATOMICS=n, which emits the LL/SC
 # sequences.  A 16K kernel also boots on neoverse-n1, which has no LPA2,
@@ -21,17 +26,37 @@ unset ACCEL PRINT_QEMU	# boots under TCG, run for real
 all="debian-arm64: geometry-4k-52-4096: geometry-4k-39: geometry-4k-48:
      debian-arm64-16k:expert geometry-16k-47:expert
      geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert
-     debian-arm64:kasan-generic debian-arm64:kasan-sw-tags"
+     debian-arm64:kasan-generic debian-arm64:kasan-sw-tags
+     debian-arm64:clang debian-arm64:kcsan,expert"
 [ $# -gt 0 ] && all=$*
 dir=$LOGS/matrix
 mkdir -p "$dir"
 table=$dir/matrix.md
 
 row() {
-	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$@" | tee -a "$table"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" | tee -a "$table"
 }
 
-# boot_one VARIANT CPU NAME: "levels, bytes/CPU, KUnit, hotplug, log" cells.
+# mid "A | B | C": B.
+mid() {
+	local m=${1#* | }
+	echo "${m% | *}"
+}
+
+# lifecycle VARIANT CPU NAME: the "kexec, hibernate, memhotplug" cell, each
+# check's logs in a directory of its own (MATRIX_LIFECYCLE=0: "-").
+lifecycle() {
+	local l=$dir/$3 k=fail h=fail m=fail
+	[ "${MATRIX_LIFECYCLE:-1}" = 1 ] || { echo -; return; }
+	mkdir -p "$l"
+	LOGS=$l "$top/scripts/check-kexec.sh" "$1" "$2" > "$l/kexec.out" 2>&1 && k=pass
+	LOGS=$l "$top/scripts/check-hibernate.sh" "$1" "$2" > "$l/hibernate.out" 2>&1 && h=pass
+	LOGS=$l "$top/scripts/check-memhotplug.sh" "$1" "$2" > "$l/memhotplug.out" 2>&1 && m=pass
+	echo "$k, $h, $m"
+}
+
+# boot_one VARIANT CPU NAME: the "levels, bytes/CPU | KUnit, hotplug, log |
+# kexec, hibernate, memhotplug" cells.
 boot_one() {
 	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout
 	QEMU_ARGS=$(numa_nodes 4) SMP=4 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600} \
@@ -45,11 +70,11 @@ boot_one() {
 		"$top/scripts/guest-results.py" --passed /percpu_test "${log%.log}.ktap" 2> /dev/null && kunit=pass
 	"$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
 	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
-	echo "${layout:-no boot} | $kunit, $hotplug, $clean"
+	echo "${layout:-no boot} | $kunit, $hotplug, $clean | $(lifecycle "$@")"
 }
 
-echo "| geometry | config | LSE boot (-cpu max) | KUnit, hotplug, log | LL/SC boot | KUnit, hotplug, log | emitted code |" > "$table"
-echo "|---|---|---|---|---|---|---|" >> "$table"
+echo "| geometry | config | LSE boot (-cpu max) | KUnit, hotplug, log | kexec, hibernate, memhotplug | LL/SC boot | KUnit, hotplug, log | kexec, hibernate, memhotplug | emitted code |" > "$table"
+echo "|---|---|---|---|---|---|---|---|---|" >> "$table"
 cat "$table"
 failed=0
 for g in $all; do
@@ -57,22 +82,32 @@ for g in $all; do
 	geo=${g%%:*}${extra:++${extra//,/+}}
 	geo=${geo/+expert/}
 	variant=matrix-${geo//+/-}
-	frags=(guest "${g%%:*}" ${extra//,/ } local-mapping-y series-kunit debug numa)
-	if ! "$top/scripts/build-kernel.sh" "$variant" "${frags[@]}" > "$dir/$geo.build" 2>&1 ||
+	llvm=
+	case ,$extra, in *,clang,*)
+		llvm=${MATRIX_LLVM:--19}
+		extra=$(echo ",$extra," | sed 's/,clang,/,/; s/^,//; s/,$//') ;;
+	esac
+	frags=(guest "${g%%:*}" ${extra//,/ } local-mapping-y series-kunit debug numa memhotplug)
+	if ! LLVM=$llvm "$top/scripts/build-kernel.sh" "$variant" "${frags[@]}" > "$dir/$geo.build" 2>&1 ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant" >> "$dir/$geo.build" 2>&1; then
-		row "$geo" "build failed ($dir/$geo.build)" - - - - -
+		row "$geo" "build failed ($dir/$geo.build)" - - - - - - -
 		failed=$((failed + 1))
 		continue
 	fi
 	if ! grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/$variant/.config"; then
-		row "$geo" "the option is off: HAVE_ARCH_PERCPU_LOCAL_MAPPING not selected" - - - - -
+		row "$geo" "the option is off: HAVE_ARCH_PERCPU_LOCAL_MAPPING not selected" - - - - - - -
 		failed=$((failed + 1))
 		continue
 	fi
 	cfg=$(grep -E '^CONFIG_(ARM64_(4K|16K|64K)_PAGES|ARM64_VA_BITS|PGTABLE_LEVELS|NR_CPUS|PREEMPT_RT)=' \
 		"$BUILD/out/$variant/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
 	code=fail
-	"$top/scripts/check-emitted-code.py" "$variant" > "$dir/$geo.code" 2>&1 && code=pass
+	code_variants=("$variant")
+	# gcc's column: this geometry's row, or make check's kernel (same geometry)
+	gcc_variant=matrix-${g%%:*}
+	[ -d "$BUILD/out/$gcc_variant/refcode" ] || [ "${g%%:*}" != "$GEOMETRY" ] || gcc_variant=lm-y-debug
+	[ -n "$llvm" ] && [ -d "$BUILD/out/$gcc_variant/refcode" ] && code_variants=("$gcc_variant" "$variant")
+	"$top/scripts/check-emitted-code.py" "${code_variants[@]}" > "$dir/$geo.code" 2>&1 && code=pass
 	lse=$(boot_one "$variant" max "matrix-${geo//+/-}-max")
 	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
 		# An LL/SC kernel on max: same build with the LSE atomics off
@@ -83,16 +118,17 @@ for g in $all; do
 		   "$top/scripts/build-initramfs.sh" "$llsc_variant" >> "$dir/$geo-llsc.build" 2>&1; then
 			llsc="max, no LSE: $(boot_one "$llsc_variant" max "matrix-${geo//+/-}-llsc")"
 		else
-			llsc="build failed | -"
+			llsc="build failed | - | -"
 		fi
 	else
 		llsc="cortex-a57: $(boot_one "$variant" cortex-a57 "matrix-${geo//+/-}-a57")"
 	fi
-	row "$geo" "$cfg" "${lse% | *}" "${lse#* | }" "${llsc% | *}" "${llsc#* | }" "$code"
+	row "$geo" "$cfg" "${lse%% | *}" "$(mid "$lse")" "${lse##* | }" \
+		"${llsc%% | *}" "$(mid "$llsc")" "${llsc##* | }" "$code"
 	case "$lse $llsc $code" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac
 	if grep -q '^CONFIG_ARM64_16K_PAGES=y' "$BUILD/out/$variant/.config"; then
-		n1=$(boot_one "$variant" neoverse-n1 "matrix-${geo//+/-}-n1")
-		row "$geo" "$cfg" "neoverse-n1: ${n1% | *}" "${n1#* | }" - - "$code"
+		n1=$(MATRIX_LIFECYCLE=0 boot_one "$variant" neoverse-n1 "matrix-${geo//+/-}-n1")
+		row "$geo" "$cfg" "neoverse-n1: ${n1%% | *}" "$(mid "$n1")" - - - - "$code"
 		case "$lse $llsc $code" in *fail*|*"no boot"*) ;; *)
 			case "$n1" in *fail*|*"no boot"*) failed=$((failed + 1)) ;; esac ;;
 		esac

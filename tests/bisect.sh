@@ -27,7 +27,7 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	git -C "$tree" checkout -q -f --detach "$c"
 	log=$LOGS/bisect-$c.log
 	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest "$GEOMETRY" local-mapping-n debug &&
-	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$GEOMETRY" local-mapping-y series-kunit debug paths &&
+	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$GEOMETRY" local-mapping-y series-kunit debug paths memhotplug &&
 	   "$top/scripts/build-initramfs.sh" bisect-y &&
 	   GUEST_CHECKS=kunit_modules,hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
 	   "$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" &&

@@ -16,8 +16,9 @@
 # timeout counts as missed, never as caught).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
-# module).  The kernel is make check's, booted on 4 vCPUs in two NUMA
-# nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
+# module); an optional line after it, "boot: CPU [el2]", boots that CPU
+# (default max), at EL2 with "el2".  The kernel is make check's, booted on
+# 4 vCPUs in two NUMA nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
 # patches/ (make-tree.sh first, so a fresh clone works); builds in a
 # worktree of its own (build/mutant-tree) and build/out/mutant.
 #
@@ -42,6 +43,10 @@ for m in "$@"; do
 	name=$(basename "$m" .patch)
 	expect=$(sed -n '1s/^expect: //p' "$m")
 	checks=$(sed -n '2s/^checks: //p' "$m")
+	read -r mcpu mmachine <<< "$(sed -n '2,3s/^boot: //p' "$m")"
+	mcpu=${mcpu:-max}
+	qemu_machine=virt,gic-version=3
+	[ "$mmachine" = el2 ] && qemu_machine=$qemu_machine,virtualization=on
 	log=$LOGS/mutant-$name.log
 	ktap=$LOGS/mutant-$name.ktap
 	git -C "$tree" checkout -q -f --detach series
@@ -50,7 +55,7 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths ||
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
 		echo "FAIL $name: does not build"
 		failed=$((failed + 1))
@@ -58,8 +63,8 @@ for m in "$@"; do
 	fi
 	rc=0
 	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
-		BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
-		"$variant" max "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 || rc=$?
+		QEMU_MACHINE=$qemu_machine BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
+		"$variant" "$mcpu" "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
 	for c in $expect; do
