@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Memory hot-add and hot-remove (guest/checks/memhotplug_add and
 # memhotplug_remove) through a virtio-mem device, which QEMU's virt machine
-# takes without ACPI or UEFI.  The device sits at 1 TB, 1023 GB above RAM
-# (64 GB with 39-bit VA): its linear map is in another 512 GB top-level
-# slot than RAM's on a 4-level kernel (4K pages, 48 bits, or 52 folded on
-# a CPU without LPA2), so hot-add sets a new entry in swapper_pg_dir that
-# every CPU's copy must get, and hot-remove clears it and frees the table
-# below.  The host removes the memory through QMP when the guest asks.
-# Log: build/logs/memhotplug-CPU.log.
+# takes without ACPI or UEFI.  The device sits a top-level entry above RAM
+# in the linear map, for the levels this CPU runs: hot-add sets a new entry
+# in swapper_pg_dir that every CPU's copy must get, and hot-remove clears
+# it and frees the tables below.  The host removes the memory through QMP
+# when the guest asks.  Log: build/logs/memhotplug-CPU.log.
 #
 # usage: check-memhotplug.sh VARIANT CPU
 set -euo pipefail
@@ -16,11 +14,23 @@ set -euo pipefail
 variant=${1:?usage: check-memhotplug.sh VARIANT CPU}
 cpu=${2:?usage: check-memhotplug.sh VARIANT CPU}
 log=$LOGS/memhotplug-$cpu.log
-qmp=$LOGS/memhotplug-$cpu.qmp
+# (a UNIX socket's path has 107 bytes at most: not under LOGS)
+qmp=$(mktemp -u /tmp/memhotplug-XXXXXX.qmp)
 size=$((512 << 20))
-# 39-bit VA gives the linear map 256 GB: there the device sits at 64 GB.
-addr=0x10000000000
-grep -q '^CONFIG_ARM64_VA_BITS=39$' "$BUILD/out/$variant/.config" && addr=0x1000000000
+# The device's address: RAM starts the linear map at 1 GB; one top-level
+# entry's span above it (64 GB at least) is the next entry.  The levels
+# are ARM64_HW_PGTABLE_LEVELS() of the VA size this CPU runs: 52 bits
+# only on -cpu max (LPA2, LVA), 48 on the others.
+cfg=$BUILD/out/$variant/.config
+page_shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$cfg")
+va=$(sed -n 's/^CONFIG_ARM64_VA_BITS=//p' "$cfg")
+[ -n "$page_shift" ] && [ -n "$va" ] || die "no page size or VA size in $cfg"
+[ "$va" = 52 ] && [ "$cpu" != max ] && va=48
+levels=$(((va - 4) / (page_shift - 3)))
+span=$((1 << (page_shift + (levels - 1) * (page_shift - 3))))
+addr=$((span + (1 << 30)))
+[ $addr -ge $((64 << 30)) ] || addr=$((64 << 30))
+addr=$(printf '%#x' $addr)
 mkdir -p "$LOGS"
 rm -f "$log" "$qmp"
 
@@ -56,7 +66,7 @@ watcher=$!
 # (a watcher that has finished cannot be killed: not an error)
 trap 'kill $watcher 2> /dev/null || true; rm -f "$qmp"' EXIT
 
-export MEM=1G,slots=1,maxmem=2T
+export MEM=1G,slots=1,maxmem=$(((addr >> 30) + 2))G
 export QEMU_ARGS="-object memory-backend-ram,id=vmem0,size=$size
  -device virtio-mem-pci,id=vm0,memdev=vmem0,memaddr=$addr,requested-size=$size
  -qmp unix:$qmp,server=on,wait=off"
@@ -72,4 +82,4 @@ wait $watcher || die "could not remove the memory through QMP (log: $log)"
 	die "memory hot-remove failed (log: $log)"
 "$top/scripts/kunit-results.sh" "$log" > /dev/null || die "KUnit at boot failed (log: $log)"
 "$top/scripts/log-clean.sh" "$log"
-echo "memory hot-added at $addr and removed: $log"
+echo "memory hot-added at $addr ($levels levels: a top-level entry of its own) and removed: $log"

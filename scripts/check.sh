@@ -18,9 +18,11 @@ fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memho
 # check that units stay node-local; "el2" to boot the kernel at EL2, as on
 # a server, and run KVM guests (VHE on max; nVHE on cortex-a57, which has
 # no VHE; protected mode, pKVM, whose hypervisor takes the host's memory
-# behind a stage 2); "paths" to run the path checks too.
+# behind a stage 2); "paths" to run the path checks too; "possible" for
+# NR_CPUS possible CPUs, of which the vCPUs come online (a device tree with
+# the others added, scripts/possible-cpus-dtb.sh, and maxcpus=VCPUS).
 boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nokaslr cortex-a57:8:kpti=1
-	max:4::el2 cortex-a57:4::el2 max:4:kvm-arm.mode=protected:el2}
+	max:4::el2 cortex-a57:4::el2 max:4:kvm-arm.mode=protected:el2 max:4::possible}
 # The checks of every boot, and the path checks of the "paths" boots, one
 # LSE and one LL/SC: module loading loops, kprobes, ftrace, livepatch and
 # BPF's JIT, the paths that patch text or compute per-CPU addresses outside
@@ -89,12 +91,31 @@ for b in $boots; do
 	qemu_machine=virt,gic-version=3
 	case ,$machine, in *,numa,*) qemu_args=$(numa_nodes "$smp") ;; esac
 	case ,$machine, in *,el2,*) qemu_machine=$qemu_machine,virtualization=on ;; esac
+	case ,$machine, in *,possible,*)
+		nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$BUILD/out/$variant/.config")
+		dtb=$LOGS/check-$name.dtb
+		QEMU_MACHINE=$qemu_machine t "possible-cpus-dtb:$name" \
+			"$top/scripts/possible-cpus-dtb.sh" "$dtb" "$nr_cpus" "$cpu" "$smp"
+		qemu_args="$qemu_args -dtb $dtb"
+		args=${args:+$args,}maxcpus=$smp ;;
+	esac
 	checks=$base_checks
 	case ,$machine, in *,paths,*) checks=$checks,$path_checks ;; esac
-	case ,$machine, in *,el2,*) checks=$checks,kvm ;; esac
+	# KVM's mode at EL2: VHE where the CPU has it, protected mode with
+	# hVHE there too, nVHE on cortex-a57 (guest/checks/kvm checks it)
+	kvm_mode=
+	case ,$machine, in *,el2,*)
+		checks=$checks,kvm
+		case $cpu,$args in
+		*kvm-arm.mode=protected*) kvm_mode=protected-hvhe ;;
+		max,*) kvm_mode=vhe ;;
+		*) kvm_mode=nvhe ;;
+		esac ;;
+	esac
 	QEMU_MACHINE=$qemu_machine QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
-		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" ${args//,/ }
+		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" \
+		${kvm_mode:+guest.kvm_mode=$kvm_mode} ${args//,/ }
 	t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
 	for c in ${checks//,/ }; do
@@ -108,6 +129,9 @@ for b in $boots; do
 	esac
 	case ,$machine, in
 	*,el2,*) t "el2:$name" grep -q 'CPU(s) started at EL2' "$log" ;;
+	esac
+	case ,$machine, in
+	*,possible,*) t "possible:$name" grep -q "percpu local mapping: $nr_cpus regions" "$log" ;;
 	esac
 done
 t kaslr:addresses-move "$top/scripts/check-kaslr.sh" "${boot_logs[@]}"

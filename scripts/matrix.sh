@@ -70,7 +70,11 @@ boot_one() {
 		"$top/scripts/guest-results.py" --passed /percpu_test "${log%.log}.ktap" 2> /dev/null && kunit=pass
 	"$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
 	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
-	echo "${layout:-no boot} | $kunit, $hotplug, $clean | $(lifecycle "$@")"
+	if [ -n "$layout" ]; then
+		echo "$layout | $kunit, $hotplug, $clean | $(lifecycle "$@")"
+	else
+		echo "no boot | $kunit, $hotplug, $clean | -"
+	fi
 }
 
 echo "| geometry | config | LSE boot (-cpu max) | KUnit, hotplug, log | kexec, hibernate, memhotplug | LL/SC boot | KUnit, hotplug, log | kexec, hibernate, memhotplug | emitted code |" > "$table"
@@ -87,7 +91,13 @@ for g in $all; do
 		llvm=${MATRIX_LLVM:--19}
 		extra=$(echo ",$extra," | sed 's/,clang,/,/; s/^,//; s/,$//') ;;
 	esac
-	frags=(guest "${g%%:*}" ${extra//,/ } local-mapping-y series-kunit debug numa memhotplug)
+	guest=guest
+	case ,$extra, in *,kcsan,*)
+		# KCSAN excludes software PAN, which guest.config turns on
+		grep -v '^CONFIG_ARM64_SW_TTBR0_PAN=' "$top/configs/guest.config" > "$dir/guest-kcsan.config"
+		guest=$dir/guest-kcsan.config ;;
+	esac
+	frags=("$guest" "${g%%:*}" ${extra//,/ } local-mapping-y series-kunit debug numa memhotplug)
 	if ! LLVM=$llvm "$top/scripts/build-kernel.sh" "$variant" "${frags[@]}" > "$dir/$geo.build" 2>&1 ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant" >> "$dir/$geo.build" 2>&1; then
 		row "$geo" "build failed ($dir/$geo.build)" - - - - - - -
@@ -113,7 +123,7 @@ for g in $all; do
 		# An LL/SC kernel on max: same build with the LSE atomics off
 		echo 'CONFIG_ARM64_LSE_ATOMICS=n' > "$dir/no-lse.config"
 		llsc_variant=$variant-llsc
-		if "$top/scripts/build-kernel.sh" "$llsc_variant" "${frags[@]}" "$dir/no-lse.config" \
+		if LLVM=$llvm "$top/scripts/build-kernel.sh" "$llsc_variant" "${frags[@]}" "$dir/no-lse.config" \
 			> "$dir/$geo-llsc.build" 2>&1 &&
 		   "$top/scripts/build-initramfs.sh" "$llsc_variant" >> "$dir/$geo-llsc.build" 2>&1; then
 			llsc="max, no LSE: $(boot_one "$llsc_variant" max "matrix-${geo//+/-}-llsc")"
