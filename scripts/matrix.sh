@@ -104,6 +104,9 @@ for g in $all; do
 		failed=$((failed + 1))
 		continue
 	fi
+	# log-clean.sh leaves the base kernel's own KCSAN reports out
+	unset KCSAN_VARIANT
+	grep -q '^CONFIG_KCSAN=y' "$BUILD/out/$variant/.config" && export KCSAN_VARIANT=$variant
 	if ! grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/$variant/.config"; then
 		row "$geo" "the option is off: HAVE_ARCH_PERCPU_LOCAL_MAPPING not selected" - - - - - - -
 		failed=$((failed + 1))
