@@ -9,7 +9,9 @@ set -uo pipefail
 unset ACCEL PRINT_QEMU
 
 # The one kernel every boot test runs: the series on, with the debug options.
-variant=lm-y-debug
+# With LLVM set (LLVM=-19 make check), the same tests on a clang build,
+# a kernel of its own; the static check and bench:quick stay gcc's.
+variant=lm-y-debug${LLVM:+-clang}
 fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug werror)	# werror last
 # The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
 # ARGS: kernel arguments, comma-separated (nokaslr makes KPTI rewrite the
@@ -70,7 +72,8 @@ done < "$PATCHES/series"
 
 t "build:$variant" "$top/scripts/build-kernel.sh" "$variant" "${fragments[@]}" || finish
 # Without -Werror there: a W=1 warning would stop the object before sparse
-t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]:0:${#fragments[@]}-1}"
+[ -n "${LLVM:-}" ] ||
+	t static:sparse-w1 "$top/scripts/static-check.sh" "$variant" "${fragments[@]:0:${#fragments[@]}-1}"
 t emitted-code "$top/scripts/check-emitted-code.py" "$variant"
 t build:initramfs "$top/scripts/build-initramfs.sh" "$variant" || finish
 
@@ -163,7 +166,7 @@ for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
 
-t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
+[ -n "${LLVM:-}" ] || t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
 for tt in checksum broken-patch roundtrip unexported tree-state results; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"

@@ -40,6 +40,12 @@ need=(
 	timeout:coreutils
 	b4:b4
 )
+# A clang build (LLVM=-19 make check: Debian 12's clang-19; LLVM=1: the
+# unversioned names) needs its compiler, linker and binutils.
+if [ -n "${LLVM:-}" ]; then
+	llvm=${LLVM#1}
+	need+=("clang$llvm:clang$llvm" "ld.lld$llvm:lld$llvm" "llvm-objcopy$llvm:llvm$llvm")
+fi
 # headers: package
 headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev "$libc")
 if [ "${1:-}" = --print ]; then
