@@ -195,11 +195,14 @@ def main():
         # In the guest's order; the same ops on both or not compared.
         names = [k for k in wn if k in wy and wy[k][0] == wn[k][0]]
         if names:
-            out += [f"## Workloads: stress-ng and a parallel build, -cpu {c}",
+            out += [f"## Workloads: stress-ng, the upstream reports' loops and a parallel build, -cpu {c}",
                     "", "Each a fixed amount of work (stress-ng's `--*-ops`, "
-                    "one instance; the build N times over from a fresh "
-                    "copy); the count covers the whole command, process "
-                    "start and exit included.", "",
+                    "one instance; `bench-loops`, guest/bench-loops.c: "
+                    "munmap of 1MB touched page by page, will-it-scale's "
+                    "page_fault3 on a 128MB tmpfs file, one-byte pwrite() "
+                    "under the superblock's percpu-rwsem; the build N times "
+                    "over from a fresh copy); the count covers the whole "
+                    "command, process start and exit included.", "",
                     "| workload | ops | =n | =y | change | per op =n | "
                     "per op =y |", "|---|---|---|---|---|---|---|"]
             for k in names:

@@ -35,6 +35,7 @@ if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
 	params="$params guest.stress.vm=256 guest.stress.vm_bytes=16M guest.stress.mmapfork=1"
 	params="$params guest.stress.mmapfork_bytes=32M guest.stress.fork=50 guest.build.runs=1"
+	params="$params guest.loops.munmap=16 guest.loops.page_fault3=1 guest.loops.pwrite=1000"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4}
 else
 	# The bitmap allocator series ran 1M objects; 65536 keeps the workload
@@ -48,6 +49,8 @@ else
 	# 40 s a boot on -cpu max and 55 s on cortex-a57 (idle host).
 	params="$params guest.stress.vm=4096 guest.stress.vm_bytes=64M guest.stress.mmapfork=8"
 	params="$params guest.stress.mmapfork_bytes=256M guest.stress.fork=2000 guest.build.runs=4"
+	# The loops of the upstream reports (guest/bench-loops.c)
+	params="$params guest.loops.munmap=1024 guest.loops.page_fault3=8 guest.loops.pwrite=200000"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
 fi
 mkdir -p "$logs" "$results"
@@ -94,7 +97,7 @@ for cpu in $cpus; do
 		# stress-ng and the build before the memory cgroups, which
 		# would stay behind them.
 		# shellcheck disable=SC2086
-		boot "$v" "$cpu" "$smp" "$v-$cpu" bench,stress,build,memcg $params
+		boot "$v" "$cpu" "$smp" "$v-$cpu" bench,stress,loops,build,memcg $params
 	done
 done
 # Memory overhead against the number of vCPUs: a boot with no workload,

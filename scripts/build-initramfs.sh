@@ -38,10 +38,9 @@ cp -r "$top/guest/init" "$top/guest/checks" "$root/"
 # The results channel's helpers: ours, and the kernel's own KTAP printer
 mkdir -p "$root/lib"
 cp "$top/guest/ktap.sh" "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/lib/"
-# guest/checks/kexec's loader (busybox has no kexec),
-# guest/checks/bpf_percpu's program (no libbpf in the guest) and
-# guest/checks/kvm's VMM.
-for prog in kexec-file bpf-percpu kvm-vcpus; do
+# guest/checks/kexec's loader (busybox has no kexec), bpf_percpu's program
+# (no libbpf in the guest), kvm's VMM and loops' program.
+for prog in kexec-file bpf-percpu kvm-vcpus bench-loops; do
 	${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
 		die "cannot build guest/$prog.c (libc6-dev-arm64-cross)"
 done

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest/checks/loops' program: the loops of the upstream reports that
+ * moved hot counters to this_cpu_*() and measured arm64 paying for its
+ * preempt_disable() (issue 13's workloads), written for this guest:
+ *
+ * munmap N:  map 1MB of anonymous memory, touch each page, unmap it, N
+ *            times: each fault charges the page to the memory cgroup and
+ *            updates its per-CPU statistics, each munmap uncharges them.
+ * page_fault3 N:  will-it-scale's page_fault3 loop, written anew: map a
+ *            128MB file (tmpfs) shared, write to each page, unmap, N
+ *            times (mod_memcg_lruvec_state() and
+ *            percpu_counter_add_batch() lead its profile).
+ * pwrite N:  write one byte to a tmpfs file, N times: every write()
+ *            takes the superblock's freeze protection, a percpu-rwsem
+ *            read lock (this_cpu_inc() and this_cpu_dec() of its
+ *            read_count), as percpu-rwsem readers do.
+ *
+ * No randomness and fixed sizes, so that a run's instruction count is
+ * the same from boot to boot.
+ *
+ * usage: bench-loops munmap|page_fault3|pwrite N
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MUNMAP_SIZE	(1UL << 20)
+#define PF3_SIZE	(128UL << 20)
+
+static int munmap_loop(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), i, off;
+	char *p;
+
+	for (i = 0; i < n; i++) {
+		p = mmap(NULL, MUNMAP_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			perror("bench-loops: mmap");
+			return 1;
+		}
+		for (off = 0; off < (long)MUNMAP_SIZE; off += page)
+			p[off] = 1;
+		munmap(p, MUNMAP_SIZE);
+	}
+	return 0;
+}
+
+static int page_fault3(long n)
+{
+	char path[] = "/tmp/page_fault3.XXXXXX";
+	long page = sysconf(_SC_PAGESIZE), i, off;
+	int fd = mkstemp(path);
+	char *p;
+
+	if (fd < 0 || unlink(path) || ftruncate(fd, PF3_SIZE)) {
+		perror("bench-loops: page_fault3's file");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		p = mmap(NULL, PF3_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			perror("bench-loops: mmap");
+			return 1;
+		}
+		for (off = 0; off < (long)PF3_SIZE; off += page)
+			p[off] = 0;
+		munmap(p, PF3_SIZE);
+	}
+	close(fd);
+	return 0;
+}
+
+static int pwrite_loop(long n)
+{
+	int fd = open("/tmp/pwrite.bench", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	char c = 1;
+	long i;
+
+	if (fd < 0) {
+		perror("bench-loops: /tmp/pwrite.bench");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (pwrite(fd, &c, 1, 0) != 1) {
+			perror("bench-loops: pwrite");
+			return 1;
+		}
+	close(fd);
+	unlink("/tmp/pwrite.bench");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[2]) : 0;
+
+	if (argc != 3 || n <= 0) {
+		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite N\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "munmap"))
+		return munmap_loop(n);
+	if (!strcmp(argv[1], "page_fault3"))
+		return page_fault3(n);
+	if (!strcmp(argv[1], "pwrite"))
+		return pwrite_loop(n);
+	fprintf(stderr, "bench-loops: no loop %s\n", argv[1]);
+	return 2;
+}
