@@ -17,7 +17,11 @@ few instructions inside one translation block), this check always does.
 In a KASAN build the one call allowed is a KASAN check in
 this_cpu_try_cmpxchg(), on *ovalp, the caller's memory: every percpu access
 must be uninstrumented (the local address has no shadow), which the other
-functions show.
+functions show.  In a KCSAN build the calls to KCSAN's checks
+(__tsan_*) are left out and the count targets are not applied: KCSAN
+instruments this_cpu_read() and this_cpu_write() (READ_ONCE() and
+WRITE_ONCE() on the local address, marked accesses it does not watch) as
+it does in the base kernel; the structural rules still hold for the rest.
 
 usage: check-emitted-code.py VARIANT... [--no-targets]
   VARIANT...    one column each, e.g. a gcc and a clang build side by side
@@ -38,6 +42,7 @@ COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
 FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
 NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
 KASAN_CHECK = re.compile(r"<__(asan|hwasan)_(load|store)\d+_noabort>")
+KCSAN_CHECK = re.compile(r"<__tsan_(volatile_)?(read|write|unaligned_read|unaligned_write)\d+>")
 
 
 def functions(ko):
@@ -67,9 +72,11 @@ def branch_target(operands):
     return int(m.group(1), 16) if m else None
 
 
-def check(name, insns, kasan=False):
+def check(name, insns, kasan=False, kcsan=False):
     """(errors, total, besides): total counts the LSE form."""
     errors = []
+    if kcsan:
+        insns = [x for x in insns if not (x[1] == "bl" and KCSAN_CHECK.search(x[2]))]
     if kasan and name.startswith("pcpu_ref_try_cmpxchg"):
         # One check of *ovalp read and one of it written; a third call
         # would be an instrumented percpu access.
@@ -130,14 +137,16 @@ def main():
         sys.exit(__doc__)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build = os.environ.get("BUILD", os.path.join(top, "build"))
-    funcs, kasan = {}, {}
+    funcs, kasan, kcsan = {}, {}, {}
     for v in variants:
         ko = os.path.join(build, "out", v, "refcode", "pcpu_ref.ko")
         if not os.path.exists(ko):
             sys.exit(f"error: {ko} is not built")
         funcs[v] = functions(ko)
         with open(os.path.join(build, "out", v, ".config")) as f:
-            kasan[v] = "CONFIG_KASAN=y\n" in f.read()
+            config = f.read()
+            kasan[v] = "CONFIG_KASAN=y\n" in config
+            kcsan[v] = "CONFIG_KCSAN=y\n" in config
         if not funcs[v]:
             sys.exit(f"error: no pcpu_ref_* function in {ko}")
 
@@ -153,8 +162,8 @@ def main():
                 cols.append(f" {'-':>24}")
                 errors.append(f"{v}: missing")
                 continue
-            errs, total, besides = check(name, funcs[v][name], kasan[v])
-            if targets:
+            errs, total, besides = check(name, funcs[v][name], kasan[v], kcsan[v])
+            if targets and not kcsan[v]:
                 errs += target_errors(name, total, besides)
             cols.append(f" {total:>12}{besides:>12}")
             errors += [f"{v}: {e}" for e in errs]
