@@ -10,7 +10,7 @@ build); it stays in the log, where log-clean.sh fails on it.  The others
 are dropped and listed on stderr.  A race in base code that the series
 causes through a header (asm/percpu.h, pgtable.h) is taken for the
 base's: running the base kernel with KCSAN side by side would tell them
-apart.
+apart.  A log in which KCSAN did not start at boot is an error.
 
 usage: kcsan-filter.py VARIANT CONSOLE-LOG > FILTERED-LOG
        (KSRC: the work tree; BASE_TAG: the base, as common.sh sets them)
@@ -46,6 +46,10 @@ def main():
     out = os.path.join(os.environ.get("BUILD", os.path.join(top, "build")), "out", sys.argv[1])
     funcs = series_functions(out)
     lines = open(sys.argv[2], errors="replace").read().splitlines(keepends=True)
+    if not any("kcsan: enabled early" in l for l in lines):
+        # KCSAN off at boot (KCSAN_EARLY_ENABLE=n) reports nothing: a log
+        # that cannot fail
+        sys.exit("error: KCSAN was not enabled at boot in %s" % sys.argv[2])
     kept, dropped, i = [], [], 0
     while i < len(lines):
         if "BUG: KCSAN:" in lines[i]:
