@@ -56,14 +56,24 @@ lifecycle() {
 }
 
 # boot_one VARIANT CPU NAME: the "levels, bytes/CPU | KUnit, hotplug, log |
-# kexec, hibernate, memhotplug" cells.
+# kexec, hibernate, memhotplug" cells.  A kernel with more than Debian's
+# 512 CPUs boots with NR_CPUS possible CPUs, 4 of them online
+# (scripts/possible-cpus-dtb.sh, no NUMA): 4096 take 4G of memory and
+# some 15 minutes of TCG.
 boot_one() {
-	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout
-	QEMU_ARGS=$(numa_nodes 4) SMP=4 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600} \
+	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout nr
+	local qemu_args mem=1G timeout=${BOOT_TIMEOUT:-600} args=
+	qemu_args=$(numa_nodes 4)
+	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$BUILD/out/$1/.config")
+	if [ "$nr" -gt 512 ] && "$top/scripts/possible-cpus-dtb.sh" "$dir/$3.dtb" "$nr" "$2" 4; then
+		qemu_args="-dtb $dir/$3.dtb" mem=4G timeout=${BOOT_TIMEOUT:-2400} args=maxcpus=4
+	fi
+	QEMU_ARGS=$qemu_args MEM=$mem SMP=4 BOOT_TIMEOUT=$timeout \
 		GUEST_CHECKS=kunit_modules,hotplug,kunit_rerun,percpu_test \
-		"$top/scripts/boot-guest.sh" "$1" "$2" "$3" guest.hotplug_cycles=3 \
+		"$top/scripts/boot-guest.sh" "$1" "$2" "$3" guest.hotplug_cycles=3 $args \
 		> "$dir/$3.boot" 2>&1
 	layout=$(sed -n 's/.*per-CPU kernel page tables: \([0-9]*\) levels, \([0-9]*\) bytes per CPU.*/\1 levels, \2 B/p' "$log")
+	[ -z "$args" ] || layout="$layout, $(sed -n 's/.*percpu local mapping: \([0-9]*\) regions.*/\1/p' "$log") possible CPUs"
 	"$top/scripts/kunit-results.sh" "$log" > "$dir/$3.kunit" 2>&1 &&
 		"$top/scripts/guest-results.py" --passed /kunit_modules "${log%.log}.ktap" 2> /dev/null &&
 		"$top/scripts/guest-results.py" --passed /kunit_rerun "${log%.log}.ktap" 2> /dev/null &&
