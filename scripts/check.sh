@@ -105,20 +105,19 @@ for b in $boots; do
 	checks=$base_checks
 	case ,$machine, in *,paths,*) checks=$checks,$path_checks ;; esac
 	# KVM's mode at EL2: VHE where the CPU has it, protected mode with
-	# hVHE there too, nVHE on cortex-a57 (guest/checks/kvm checks it)
+	# hVHE there too, nVHE on cortex-a57 (kvm-mode: below)
 	kvm_mode=
 	case ,$machine, in *,el2,*)
 		checks=$checks,kvm
 		case $cpu,$args in
-		*kvm-arm.mode=protected*) kvm_mode=protected-hvhe ;;
-		max,*) kvm_mode=vhe ;;
-		*) kvm_mode=nvhe ;;
+		*kvm-arm.mode=protected*) kvm_mode="Protected hVHE" ;;
+		max,*) kvm_mode=VHE ;;
+		*) kvm_mode="Hyp nVHE" ;;
 		esac ;;
 	esac
 	QEMU_MACHINE=$qemu_machine QEMU_ARGS=$qemu_args SMP=$smp GUEST_CHECKS=$checks t "boot:$name" \
 		"$top/scripts/boot-guest.sh" "$variant" "$cpu" "check-$name" \
-		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" \
-		${kvm_mode:+guest.kvm_mode=$kvm_mode} ${args//,/ }
+		guest.hotplug_cycles="${HOTPLUG_CYCLES:-20}" guest.kprobe_funcs="$kprobe_funcs" ${args//,/ }
 	t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
 	for c in ${checks//,/ }; do
@@ -131,7 +130,8 @@ for b in $boots; do
 	*,paths,*) t "kprobes:$name" "$top/scripts/check-kprobes.py" "$variant" "$log" $lse ;;
 	esac
 	case ,$machine, in
-	*,el2,*) t "el2:$name" grep -q 'CPU(s) started at EL2' "$log" ;;
+	*,el2,*) t "el2:$name" grep -q 'CPU(s) started at EL2' "$log"
+		t "kvm-mode:$name" grep -qE "kvm \[[0-9]+\]: $kvm_mode mode initialized successfully.?\$" "$log" ;;
 	esac
 	case ,$machine, in
 	*,possible,*) t "possible:$name" grep -q "percpu local mapping: $nr_cpus regions" "$log" ;;
