@@ -39,6 +39,7 @@ need=(
 	apt-get:apt
 	timeout:coreutils
 	b4:b4
+	dtc:device-tree-compiler
 )
 # A clang build (LLVM=-19 make check: Debian 12's clang-19; LLVM=1: the
 # unversioned names) needs its compiler, linker and binutils.
