@@ -16,10 +16,14 @@
  *            read lock (this_cpu_inc() and this_cpu_dec() of its
  *            read_count), as percpu-rwsem readers do.
  *
+ * mark:      execute HINT #0x7f, a NOP that bench/tlbi-count.c, a QEMU
+ *            plugin, takes as the mark to print its TLBI counts at.
+ *
  * No randomness and fixed sizes, so that a run's instruction count is
  * the same from boot to boot.
  *
  * usage: bench-loops munmap|page_fault3|pwrite N
+ *        bench-loops mark
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -99,8 +103,12 @@ int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
+	if (argc == 2 && !strcmp(argv[1], "mark")) {
+		asm volatile("hint #0x7f" ::: "memory");
+		return 0;
+	}
 	if (argc != 3 || n <= 0) {
-		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite N\n");
+		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite N, or bench-loops mark\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "munmap"))
