@@ -13,12 +13,16 @@
  * The guest marks the span it wants counted with HINT #0x7f, an
  * unallocated hint (a NOP), from user space (bench-loops mark): at each
  * mark the plugin prints the counts so far, "tlbi: mark N kind=count...",
- * and the host takes differences.  At exit it prints the totals.
+ * and the host takes differences.  At exit it prints the totals, and
+ * with the argument "pcs=on" the count of each TLBI site, "tlbi: pc
+ * ADDRESS kind count", for the host to name with the kernel's symbols.
  *
  * Built against QEMU's own qemu-plugin.h (scripts/tlbi-plugin.sh fetches
  * it from Debian's qemu source); run with -plugin FILE.so.
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <qemu-plugin.h>
@@ -28,8 +32,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MARK		0xD5032FFFu	/* hint #0x7f */
 #define NKINDS		(8 * 2 * 16 * 8)	/* op1, CRn 8/9, CRm, op2 */
 
+#define NSITES		4096
+
 static uint64_t counts[NKINDS];
 static int marks;
+static bool pcs;
+
+/* Each TLBI instruction translated: its address, kind and executions */
+static struct site {
+	uint64_t pc;
+	unsigned int kind;
+	uint64_t count;
+} sites[NSITES];
+static unsigned int nsites;
 
 static unsigned int kind(uint32_t insn)
 {
@@ -58,9 +73,36 @@ static void report(const char *what)
 	qemu_plugin_outs(line);
 }
 
-static void tlbi(unsigned int vcpu, void *k)
+static void tlbi(unsigned int vcpu, void *p)
 {
-	__atomic_fetch_add(&counts[(uintptr_t)k], 1, __ATOMIC_RELAXED);
+	struct site *site = p;
+
+	__atomic_fetch_add(&counts[site->kind], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&site->count, 1, __ATOMIC_RELAXED);
+}
+
+/* The site of the TLBI at @pc (a TB may be translated again, and vCPUs
+ * translate in parallel)
+ */
+static struct site *site_of(uint64_t pc, unsigned int kind)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct site *site = &sites[NSITES - 1];	/* the last one takes the rest */
+	unsigned int i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nsites; i++)
+		if (sites[i].pc == pc && sites[i].kind == kind)
+			break;
+	if (i < nsites) {
+		site = &sites[i];
+	} else if (nsites < NSITES) {
+		site = &sites[nsites++];
+		site->pc = pc;
+		site->kind = kind;
+	}
+	pthread_mutex_unlock(&lock);
+	return site;
 }
 
 static void mark(unsigned int vcpu, void *unused)
@@ -84,7 +126,7 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		memcpy(&w, qemu_plugin_insn_data(insn), 4);
 		if ((w & 0xFFF8E000) == 0xD5088000)	/* SYS, op0 1, CRn 8 or 9 */
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, tlbi, QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)kind(w));
+					site_of(qemu_plugin_insn_vaddr(insn), kind(w)));
 		else if (w == MARK)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS, NULL);
 	}
@@ -92,12 +134,27 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
+	char line[128];
+	unsigned int i, k;
+
 	report("total");
+	for (i = 0; pcs && i < nsites; i++) {
+		k = sites[i].kind;
+		snprintf(line, sizeof(line), "tlbi: pc %#" PRIx64 " %u.%u.%u.%u %" PRIu64 "\n",
+			 sites[i].pc, k / 256, 8 + (k / 128) % 2, (k / 8) % 16, k % 8,
+			 sites[i].count);
+		qemu_plugin_outs(line);
+	}
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "pcs=on"))
+			pcs = true;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, translate);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
