@@ -35,48 +35,42 @@
 #define MUNMAP_SIZE	(1UL << 20)
 #define PF3_SIZE	(128UL << 20)
 
-static int munmap_loop(long n)
+/* Map @size bytes (of @fd, or anonymous), write each page, unmap, @n times */
+static int touch_loop(long n, size_t size, int flags, int fd)
 {
 	long page = sysconf(_SC_PAGESIZE), i, off;
 	char *p;
 
 	for (i = 0; i < n; i++) {
-		p = mmap(NULL, MUNMAP_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, fd, 0);
 		if (p == MAP_FAILED) {
 			perror("bench-loops: mmap");
 			return 1;
 		}
-		for (off = 0; off < (long)MUNMAP_SIZE; off += page)
+		for (off = 0; off < (long)size; off += page)
 			p[off] = 1;
-		munmap(p, MUNMAP_SIZE);
+		munmap(p, size);
 	}
 	return 0;
+}
+
+static int munmap_loop(long n)
+{
+	return touch_loop(n, MUNMAP_SIZE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
 }
 
 static int page_fault3(long n)
 {
 	char path[] = "/tmp/page_fault3.XXXXXX";
-	long page = sysconf(_SC_PAGESIZE), i, off;
-	int fd = mkstemp(path);
-	char *p;
+	int fd = mkstemp(path), ret;
 
 	if (fd < 0 || unlink(path) || ftruncate(fd, PF3_SIZE)) {
 		perror("bench-loops: page_fault3's file");
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		p = mmap(NULL, PF3_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (p == MAP_FAILED) {
-			perror("bench-loops: mmap");
-			return 1;
-		}
-		for (off = 0; off < (long)PF3_SIZE; off += page)
-			p[off] = 0;
-		munmap(p, PF3_SIZE);
-	}
+	ret = touch_loop(n, PF3_SIZE, MAP_SHARED, fd);
 	close(fd);
-	return 0;
+	return ret;
 }
 
 static int pwrite_loop(long n)
