@@ -6,7 +6,9 @@ usage: bench-report.py LOGDIR OUTDIR [KEY=VALUE...]
 LOGDIR holds the logs bench.sh wrote: n-CPU.log and y-CPU.log (workloads:
 pcpu_bench, stress-ng, memory cgroups),
 n-max-smpN.log and y-max-smpN.log (memory at rest), bloat-o-meter.txt,
-bloat-o-meter-base.txt (the base against =n; not in a quick run) and
+bloat-o-meter-base.txt (the base against =n; not in a quick run), the
+entry-fixup variant's f-CPU.log, f-max-smpN.log and bloat-o-meter-fixup.txt
+(=n against it; its column is there when its logs are) and
 meta.txt, KEY=VALUE lines that describe the run (base, series, QEMU, ...)
 at the top of the report; KEY=VALUE arguments replace it.  OUTDIR gets
 report.md and the PNG charts.  Instruction counts
@@ -68,7 +70,8 @@ def delta(a, b):
     return f"{(b - a) / a * 100:+.1f}%" if a else "n/a"
 
 
-def chart(path, title, labels, n_vals, y_vals, ylabel):
+def chart(path, title, labels, series, ylabel):
+    """series: (legend, values) per variant, as bars side by side"""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -77,8 +80,9 @@ def chart(path, title, labels, n_vals, y_vals, ylabel):
         return False
     fig, ax = plt.subplots(figsize=(max(6, len(labels) * 0.45), 4))
     x = range(len(labels))
-    ax.bar([i - 0.2 for i in x], n_vals, 0.4, label="=n")
-    ax.bar([i + 0.2 for i in x], y_vals, 0.4, label="=y")
+    w = 0.8 / len(series)
+    for i, (legend, vals) in enumerate(series):
+        ax.bar([j - 0.4 + w * (i + 0.5) for j in x], vals, w, label=legend)
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
@@ -88,6 +92,10 @@ def chart(path, title, labels, n_vals, y_vals, ylabel):
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return True
+
+
+# The variants: =n, =y, and the entry-fixup variant when its logs are there
+NAMES = {"n": "=n", "y": "=y", "f": "fixup"}
 
 
 def main():
@@ -107,93 +115,122 @@ def main():
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
                    if "-smp" not in p})
-    for v in "ny":
+    vs = "nyf" if glob.glob(os.path.join(logdir, "f-*.log")) else "ny"
+    for v in vs:
         for c in list(cpus):
             if not os.path.exists(os.path.join(logdir, f"{v}-{c}.log")):
-                missing.append(f"{v}-{c}.log: the {'=n' if v == 'n' else '=y'} "
-                               f"run on {c}")
+                missing.append(f"{v}-{c}.log: the {NAMES[v]} run on {c}")
                 cpus.remove(c)
     runs = {(v, c): parse(os.path.join(logdir, f"{v}-{c}.log"))
-            for v in "ny" for c in cpus}
-    out = ["# make bench: CONFIG_PERCPU_LOCAL_MAPPING=n against =y", ""]
+            for v in vs for c in cpus}
+    title = "CONFIG_PERCPU_LOCAL_MAPPING=n against =y"
+    if "f" in vs:
+        title += ", and the entry-fixup variant"
+    out = [f"# make bench: {title}", ""]
     out += [f"- {k}: {v}" for k, v in meta]
     out += ["- metric: guest instructions, from the guest clock under QEMU "
             "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
             "vCPU running; the same from run to run to the 16 instructions "
             "of the guest timer (the stress-ng and build workloads, whole "
-            "processes, to within 0.5%)", ""]
-    losses = []
+            "processes, to within 0.5%)"]
+    if "f" in vs:
+        out += ["- fixup: bench/entry-fixup/, this_cpu_*() with no "
+                "preemption protection, fixed up at kernel-mode exception "
+                "return (s390's way, with a table of the sequences), on the "
+                "series' tree with the local mapping off; \"change\" "
+                "columns compare with =n"]
+    out.append("")
+    # Losses of =y against =n, and against the fixup variant
+    losses, losses_f = [], []
     if not cpus:
         missing.append(f"no n-CPU.log or y-CPU.log in {logdir}")
 
+    def heads(*cols):
+        h = list(cols) + [NAMES[v] for v in vs] + \
+            [f"change {NAMES[v]}" for v in vs[1:]]
+        return ["| " + " | ".join(h) + " |", "|" + "---|" * len(h)]
+
+    def row(cols, vals, fmt="{}"):
+        cells = list(cols) + [fmt.format(x) for x in vals] + \
+            [delta(vals[0], x) for x in vals[1:]]
+        return "| " + " | ".join(str(c) for c in cells) + " |"
+
     for c in cpus:
-        n, y = runs[("n", c)], runs[("y", c)]
+        r = {v: runs[(v, c)] for v in vs}
+        n = r["n"]
         for what in ("op", "alloc", "workload"):
-            for v, d in (("=n", n), ("=y", y)):
-                if not d[what]:
-                    missing.append(f"{what} on {c}: nothing in the {v} log")
-            for key in set(n[what]) ^ set(y[what]):
-                missing.append(f"{what} {key} on {c}: in one log only")
-        for k in n["workload"]:
-            if k in y["workload"] and y["workload"][k][0] != n["workload"][k][0]:
-                missing.append(f"workload {k} on {c}: {n['workload'][k][0]} "
-                               f"ops with =n, {y['workload'][k][0]} with =y")
-        for v, d in (("=n", n), ("=y", y)):
+            for v in vs:
+                if not r[v][what]:
+                    missing.append(f"{what} on {c}: nothing in the {NAMES[v]} log")
+                for key in set(n[what]) ^ set(r[v][what]):
+                    missing.append(f"{what} {key} on {c}: in the =n log "
+                                   f"or the {NAMES[v]} log only")
+        for v in vs[1:]:
+            for k in n["workload"]:
+                if k in r[v]["workload"] and r[v]["workload"][k][0] != n["workload"][k][0]:
+                    missing.append(f"workload {k} on {c}: {n['workload'][k][0]} "
+                                   f"ops with =n, {r[v]['workload'][k][0]} "
+                                   f"with {NAMES[v]}")
+        for v in vs:
             for k in ("insns", "before", "after"):
-                if k not in d["memcg"]:
-                    missing.append(f"memory cgroups on {c}: no '{k}' in the {v} log")
-            if d["wall"] is None:
-                missing.append(f"wall time on {c}: none in the {v} log")
-        out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", "",
-                "| operation | size | variable | =n | =y | change |",
-                "|---|---|---|---|---|---|"]
-        labels, nv, yv = [], [], []
+                if k not in r[v]["memcg"]:
+                    missing.append(f"memory cgroups on {c}: no '{k}' in the "
+                                   f"{NAMES[v]} log")
+            if r[v]["wall"] is None:
+                missing.append(f"wall time on {c}: none in the {NAMES[v]} log")
+
+        out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", ""]
+        out += heads("operation", "size", "variable")
+        labels, bars = [], {v: [] for v in vs}
         for key in sorted(n["op"], key=lambda k: (k[2], k[0], k[1])):
-            a, b = n["op"][key], y["op"].get(key)
-            if b is None:
+            vals = [r[v]["op"].get(key) for v in vs]
+            if None in vals:
                 continue
-            out.append(f"| {key[0]} | {key[1]} | {key[2]} | {a:.2f} | "
-                       f"{b:.2f} | {delta(a, b)} |")
+            out.append(row(key, vals, "{:.2f}"))
+            a, b = vals[0], vals[1]
             if b > a * 1.05 and b - a > 0.5:
                 losses.append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
                               f"on {c}: {a:.2f} -> {b:.2f}")
+            if "f" in vs and b > vals[2] * 1.05 and b - vals[2] > 0.5:
+                losses_f.append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
+                                f"on {c}: fixup {vals[2]:.2f}, =y {b:.2f}")
             if key[1] == 8:
                 labels.append(f"{key[0]} {key[2][0]}")
-                nv.append(a)
-                yv.append(b)
+                for v, x in zip(vs, vals):
+                    bars[v].append(x)
         png = f"ops-{c}.png"
-        if chart(os.path.join(outdir, png),
-                 f"this_cpu_*() 8-byte, -cpu {c}", labels, nv, yv,
+        if chart(os.path.join(outdir, png), f"this_cpu_*() 8-byte, -cpu {c}",
+                 labels, [(NAMES[v], bars[v]) for v in vs],
                  "instructions per op"):
             out += ["", f"![this_cpu ops on {c}]({png})"]
         out.append("")
 
         out += [f"## percpu allocator, -cpu {c} (bitmap allocator workload)",
-                "", "| size | free order | alloc =n | alloc =y | change | "
-                "free =n | free =y | change |", "|---|---|---|---|---|---|---|---|"]
-        labels, nv, yv = [], [], []
+                "", "Instructions to allocate, then to free, the objects.", ""]
+        out += heads("size", "free order", "step")
+        labels, bars = [], {v: [] for v in vs}
         for key in sorted(n["alloc"]):
-            if key not in y["alloc"]:
+            if any(key not in r[v]["alloc"] for v in vs):
                 continue
-            (an, fn), (ay, fy) = n["alloc"][key], y["alloc"][key]
-            out.append(f"| {key[0]} | {key[1]} | {an} | {ay} | {delta(an, ay)} "
-                       f"| {fn} | {fy} | {delta(fn, fy)} |")
-            for what, a, b in (("alloc", an, ay), ("free", fn, fy)):
-                if b > a * 1.05:
-                    losses.append(f"{what} of {key[0]}-byte objects "
-                                  f"({key[1]}) on {c}: {delta(a, b)}")
+            for i, step in enumerate(("alloc", "free")):
+                vals = [r[v]["alloc"][key][i] for v in vs]
+                out.append(row((key[0], key[1], step), vals))
+                if vals[1] > vals[0] * 1.05:
+                    losses.append(f"{step} of {key[0]}-byte objects "
+                                  f"({key[1]}) on {c}: {delta(vals[0], vals[1])}")
             labels.append(f"{key[0]}B {key[1]}")
-            nv.append(an + fn)
-            yv.append(ay + fy)
+            for v in vs:
+                bars[v].append(sum(r[v]["alloc"][key]))
         png = f"alloc-{c}.png"
         if chart(os.path.join(outdir, png), f"alloc + free, -cpu {c}",
-                 labels, nv, yv, "instructions"):
+                 labels, [(NAMES[v], bars[v]) for v in vs], "instructions"):
             out += ["", f"![allocator on {c}]({png})"]
         out.append("")
 
-        wn, wy = n["workload"], y["workload"]
-        # In the guest's order; the same ops on both or not compared.
-        names = [k for k in wn if k in wy and wy[k][0] == wn[k][0]]
+        # In the guest's order; the same ops everywhere or not compared.
+        names = [k for k in n["workload"]
+                 if all(k in r[v]["workload"] and
+                        r[v]["workload"][k][0] == n["workload"][k][0] for v in vs)]
         if names:
             out += [f"## Workloads: stress-ng, the upstream reports' loops and a parallel build, -cpu {c}",
                     "", "Each a fixed amount of work (stress-ng's `--*-ops`, "
@@ -202,34 +239,33 @@ def main():
                     "page_fault3 on a 128MB tmpfs file, one-byte pwrite() "
                     "under the superblock's percpu-rwsem; the build N times "
                     "over from a fresh copy); the count covers the whole "
-                    "command, process start and exit included.", "",
-                    "| workload | ops | =n | =y | change | per op =n | "
-                    "per op =y |", "|---|---|---|---|---|---|---|"]
+                    "command, process start and exit included.", ""]
+            out += heads("workload", "ops")
             for k in names:
-                ops, a, cmd = wn[k]
-                b = wy[k][1]
-                out.append(f"| `{cmd}` | {ops} | {a} | {b} | {delta(a, b)} "
-                           f"| {a // ops} | {b // ops} |")
-                if b > a * (1 + WORKLOAD_NOISE):
-                    losses.append(f"`{cmd}` on {c}: {delta(a, b)}")
+                ops, _, cmd = n["workload"][k]
+                vals = [r[v]["workload"][k][1] for v in vs]
+                out.append(row((f"`{cmd}`", ops), vals))
+                if vals[1] > vals[0] * (1 + WORKLOAD_NOISE):
+                    losses.append(f"`{cmd}` on {c}: {delta(vals[0], vals[1])}")
+                if "f" in vs and vals[1] > vals[2] * (1 + WORKLOAD_NOISE):
+                    losses_f.append(f"`{cmd}` on {c}: =y {delta(vals[2], vals[1])} "
+                                    "against fixup")
             out.append("")
-        mn, my = n["memcg"], y["memcg"]
-        if "insns" in mn and "insns" in my and "after" in mn and "after" in my:
-            out += [f"## {mn['count']} memory cgroups, -cpu {c}", "",
-                    "| | =n | =y | change |", "|---|---|---|---|",
-                    f"| instructions | {mn['insns']} | {my['insns']} | "
-                    f"{delta(mn['insns'], my['insns'])} |"]
+        if all("insns" in r[v]["memcg"] and "after" in r[v]["memcg"] for v in vs):
+            out += [f"## {n['memcg']['count']} memory cgroups, -cpu {c}", ""]
+            out += heads("")
+            vals = [r[v]["memcg"]["insns"] for v in vs]
+            out.append(row(("instructions",), vals))
+            if vals[1] > vals[0] * 1.05:
+                losses.append(f"memcg creation on {c}: {delta(vals[0], vals[1])}")
             for k in ("Percpu", "PageTables", "VmallocUsed"):
-                a = mn["after"].get(k, 0) - mn["before"].get(k, 0)
-                b = my["after"].get(k, 0) - my["before"].get(k, 0)
-                out.append(f"| {k} growth (kB) | {a} | {b} | {delta(a, b)} |")
-            if my["insns"] > mn["insns"] * 1.05:
-                losses.append(f"memcg creation on {c}: "
-                              f"{delta(mn['insns'], my['insns'])}")
+                vals = [r[v]["memcg"]["after"].get(k, 0) -
+                        r[v]["memcg"]["before"].get(k, 0) for v in vs]
+                out.append(row((f"{k} growth (kB)",), vals))
             out.append("")
-        out += [f"Emulated wall time of the whole boot on {c}: =n "
-                f"{n['wall']} s, =y {y['wall']} s (TCG, not a hardware "
-                "figure).", ""]
+        walls = ", ".join(f"{NAMES[v]} {r[v]['wall']} s" for v in vs)
+        out += [f"Emulated wall time of the whole boot on {c}: {walls} "
+                "(TCG, not a hardware figure).", ""]
 
     smps = sorted({int(m) for p in glob.glob(os.path.join(logdir, "y-max-smp*.log"))
                    for m in re.findall(r"smp(\d+)", p)})
@@ -243,53 +279,67 @@ def main():
                 "own count of its per-CPU kernel page tables (its boot "
                 "message: the copies of the top level and of the levels "
                 "below it on the window's path, which depend on the "
-                "geometry).", "",
-                "| vCPUs | MemTotal =n - =y (kB) | per vCPU (kB) | used =n "
-                "(kB) | used =y (kB) | =y - =n (kB) | Percpu =n | Percpu =y "
-                "| kernel PGD copies per CPU (bytes) |",
-                "|---|---|---|---|---|---|---|---|---|"]
+                "geometry).", ""]
+        h = ["vCPUs", "MemTotal =n - =y (kB)", "per vCPU (kB)"] + \
+            [f"used {NAMES[v]} (kB)" for v in vs] + \
+            [f"{NAMES[v]} - =n (kB)" for v in vs[1:]] + \
+            [f"Percpu {NAMES[v]}" for v in vs] + \
+            ["kernel PGD copies per CPU (bytes)"]
+        out += ["| " + " | ".join(h) + " |", "|" + "---|" * len(h)]
         for s in smps:
-            a = parse(os.path.join(logdir, f"n-max-smp{s}.log"))["meminfo"]
-            y = parse(os.path.join(logdir, f"y-max-smp{s}.log"))
-            b = y["meminfo"]
-            if not a or not b or y.get("cpu_pgd") is None:
+            p = {v: parse(os.path.join(logdir, f"{v}-max-smp{s}.log"))
+                 if os.path.exists(os.path.join(logdir, f"{v}-max-smp{s}.log"))
+                 else {"meminfo": {}} for v in vs}
+            if any(not p[v]["meminfo"] for v in vs) or p["y"].get("cpu_pgd") is None:
                 missing.append(f"memory at rest, {s} vCPUs: no meminfo or "
                                "per-CPU table count")
                 continue
-            ua = a["MemTotal"] - a["MemFree"]
-            ub = b["MemTotal"] - b["MemFree"]
-            dt = a["MemTotal"] - b["MemTotal"]
-            out.append(f"| {s} | {dt} | {dt / s:.1f} | {ua} | {ub} | "
-                       f"{ub - ua} | {a.get('Percpu')} | "
-                       f"{b.get('Percpu')} | {y.get('cpu_pgd')} |")
+            used = [p[v]["meminfo"]["MemTotal"] - p[v]["meminfo"]["MemFree"] for v in vs]
+            dt = p["n"]["meminfo"]["MemTotal"] - p["y"]["meminfo"]["MemTotal"]
+            cells = [s, dt, f"{dt / s:.1f}"] + used + \
+                [u - used[0] for u in used[1:]] + \
+                [p[v]["meminfo"].get("Percpu") for v in vs] + [p["y"].get("cpu_pgd")]
+            out.append("| " + " | ".join(str(x) for x in cells) + " |")
         out.append("")
 
-    bloat = os.path.join(logdir, "bloat-o-meter.txt")
-    if os.path.exists(bloat):
-        with open(bloat) as f:
+    def bloat(name, heading, required):
+        path = os.path.join(logdir, name)
+        if not os.path.exists(path):
+            if required:
+                missing.append(name)
+            return []
+        with open(path) as f:
             lines = f.read().splitlines()
-        out += ["## vmlinux, =n against =y (scripts/bloat-o-meter -c: "
-                "functions, data, read-only data)", "", "```"] + \
-               [l for l in lines if l.startswith(("add/remove", "Total"))] + \
-               ["```", ""]
-    else:
-        missing.append("bloat-o-meter.txt")
+        return [heading, "", "```"] + \
+            [l for l in lines if l.startswith(("add/remove", "Total"))] + \
+            ["```", ""], lines
 
-    base = os.path.join(logdir, "bloat-o-meter-base.txt")
-    if os.path.exists(base):
-        with open(base) as f:
-            lines = f.read().splitlines()
-        out += ["## The series with the option off against the base", "",
-                "scripts/bloat-o-meter -c, the base against =n, same "
-                "fragments (functions, data, read-only data):", "", "```"] + \
-               [l for l in lines if l.startswith(("add/remove", "Total"))] + \
-               ["```", ""]
-        changed = [l for l in lines if re.match(r"^\S+\s+(\d+|-)\s+(\d+|-)\s+[+-]\d+$", l)]
+    b = bloat("bloat-o-meter.txt", "## vmlinux, =n against =y "
+              "(scripts/bloat-o-meter -c: functions, data, read-only data)", True)
+    if b:
+        out += b[0]
+    if "f" in vs:
+        b = bloat("bloat-o-meter-fixup.txt", "## vmlinux, =n against the "
+                  "fixup variant (scripts/bloat-o-meter -c)", True)
+        if b:
+            out += b[0]
+
+    b = bloat("bloat-o-meter-base.txt", "## The series with the option off "
+              "against the base\n\nscripts/bloat-o-meter -c, the base "
+              "against =n, same fragments (functions, data, read-only data):",
+              False)
+    if b:
+        out += b[0]
+        changed = [l for l in b[1]
+                   if re.match(r"^\S+\s+(\d+|-)\s+(\d+|-)\s+[+-]\d+$", l)]
         if changed:
             out += ["Changed:", "", "```"] + changed + ["```", ""]
 
     out += ["## Where =y loses", ""]
     out += [f"- {l}" for l in losses] or ["- nowhere beyond 5% in this run"]
+    if "f" in vs:
+        out += ["", "## Where =y loses against the fixup variant", ""]
+        out += [f"- {l}" for l in losses_f] or ["- nowhere beyond 5% in this run"]
     if missing:
         out += ["", "## Missing (the report is incomplete)", ""]
         out += [f"- {m}" for m in missing]

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make bench: build CONFIG_PERCPU_LOCAL_MAPPING=n and =y from the same base
-# and config, boot each under QEMU with -icount shift=0,sleep=off (the guest
-# clock then counts guest instructions, deterministically), run the
-# workloads on both and write the report under bench/results/ with
-# bench-report.py.  Wall time under TCG is emulated time and is only
-# reported beside the instruction counts.
+# and config, and the entry-fixup variant (bench/entry-fixup/ on the same
+# tree, the option off), boot each under QEMU with -icount
+# shift=0,sleep=off (the guest clock then counts guest instructions,
+# deterministically), run the workloads on all three and write the report
+# under bench/results/ with bench-report.py.  Wall time under TCG is
+# emulated time and is only reported beside the instruction counts.
 #
 # The guests boot with maxcpus=1: every vCPU is a possible CPU (each chunk
 # has a unit for each), but only the boot CPU runs, so the guest clock
@@ -35,6 +36,7 @@ if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
 	params="$params guest.stress.vm=256 guest.stress.vm_bytes=16M guest.stress.mmapfork=1"
 	params="$params guest.stress.mmapfork_bytes=32M guest.stress.fork=50 guest.build.runs=1"
+	params="$params guest.stress.timer=2000"
 	params="$params guest.loops.munmap=16 guest.loops.page_fault3=1 guest.loops.pwrite=1000"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4}
 else
@@ -49,6 +51,7 @@ else
 	# 40 s a boot on -cpu max and 55 s on cortex-a57 (idle host).
 	params="$params guest.stress.vm=4096 guest.stress.vm_bytes=64M guest.stress.mmapfork=8"
 	params="$params guest.stress.mmapfork_bytes=256M guest.stress.fork=2000 guest.build.runs=4"
+	params="$params guest.stress.timer=20000"
 	# The loops of the upstream reports (guest/bench-loops.c)
 	params="$params guest.loops.munmap=1024 guest.loops.page_fault3=8 guest.loops.pwrite=200000"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
@@ -62,14 +65,22 @@ rm -f "$logs"/*.log
 base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
 series=$(git -C "$KSRC" rev-parse --short=12 series)
 npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
-for v in n y; do
-	"$top/scripts/build-kernel.sh" "$prefix-$v" guest "$GEOMETRY" "local-mapping-$v" bench
+fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
+fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
+# tree VARIANT: the tree it is built from
+tree() {
+	if [ "$1" = f ]; then echo "$fixup_tree"; else echo "$KSRC"; fi
+}
+for v in n y f; do
+	frags=(guest "$GEOMETRY" "local-mapping-$v" bench)
+	[ "$v" = f ] && frags=(guest "$GEOMETRY" local-mapping-n bench entry-fixup)
+	KSRC=$(tree "$v") "$top/scripts/build-kernel.sh" "$prefix-$v" "${frags[@]}"
 	out=$BUILD/out/$prefix-$v
-	kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
+	KSRC=$(tree "$v") kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
 		>> "$out/build.log" 2>&1 ||
 		die "$prefix-$v: bench module failed (log: $out/build.log)"
 	# stress-ng, tcc and make for guest/checks/stress and build.
-	"$top/scripts/build-initramfs.sh" "$prefix-$v" --bench
+	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v" --bench
 	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
 done
 
@@ -91,9 +102,9 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	echo "bench-wall: $((SECONDS - t0)) s" >> "$logs/$name.log"
 }
 
-# A/B in one run: each CPU model boots =n, then =y.
+# A/B/C in one run: each CPU model boots =n, =y, then the fixup variant.
 for cpu in $cpus; do
-	for v in n y; do
+	for v in n y f; do
 		# stress-ng and the build before the memory cgroups, which
 		# would stay behind them.
 		# shellcheck disable=SC2086
@@ -103,17 +114,19 @@ done
 # Memory overhead against the number of vCPUs: a boot with no workload,
 # and the boot tests' initramfs: the workloads' programs and headers
 # (about 50 MB in the initramfs) would count as used memory.
-for v in n y; do
-	"$top/scripts/build-initramfs.sh" "$prefix-$v"
+for v in n y f; do
+	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
 for n in $overhead_smp; do
-	for v in n y; do
+	for v in n y f; do
 		boot "$v" max "$n" "$v-max-smp$n" meminfo
 	done
 done
 
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
 	"$BUILD/out/$prefix-y/vmlinux" > "$logs/bloat-o-meter.txt"
+"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
+	"$BUILD/out/$prefix-f/vmlinux" > "$logs/bloat-o-meter-fixup.txt"
 
 # With the option off the series must change no code: the base built with
 # the same fragments (the option does not exist there) against =n.  Not in
@@ -130,6 +143,7 @@ fi
 {
 	echo "base=$base"
 	echo "series=$series ($npatches patches)"
+	echo "fixup=$fixup (bench/entry-fixup/ on the series)"
 	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
 	echo "cpus=$cpus"
 	echo "vCPUs=$smp possible, 1 online (maxcpus=1)"
