@@ -173,6 +173,36 @@ for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
 
+# The entry-fixup variant of make bench (bench/entry-fixup/): its own
+# suite, the this_cpu_*() torture and percpu_test (a module, whose table
+# module_finalize() sorts), at boot and after CPU hotplug, on LSE and
+# LL/SC.  A kernel of its own, on the series' tree with the option off.
+if [ -z "${LLVM:-}" ] && fixup_tree=$("$top/scripts/entry-fixup-tree.sh" 2> "$LOGS/check/fixup-tree.log"); then
+	passed=$((passed + 1))
+	echo "PASS fixup-tree"
+	fv=fixup-debug
+	t "build:$fv" env KSRC="$fixup_tree" "$top/scripts/build-kernel.sh" "$fv" \
+		guest "$GEOMETRY" local-mapping-n debug entry-fixup entry-fixup-kunit werror &&
+	t "build:$fv-initramfs" env KSRC="$fixup_tree" "$top/scripts/build-initramfs.sh" "$fv" &&
+	for cpu in max cortex-a57; do
+		name=fixup-$cpu
+		log=$LOGS/check-$name.log
+		SMP=4 GUEST_CHECKS=hotplug,kunit_rerun,percpu_test t "boot:$name" \
+			"$top/scripts/boot-guest.sh" "$fv" "$cpu" "check-$name" guest.hotplug_cycles=5
+		t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
+		t "kunit:$name" env KSRC="$fixup_tree" "$top/scripts/kunit-results.sh" "$log"
+		t "fixup-suite:$name" grep -qE '^ *ok [0-9]+ arm64_percpu_entry_fixup$' "$log"
+		for c in hotplug kunit_rerun percpu_test; do
+			t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
+		done
+		t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+	done
+elif [ -z "${LLVM:-}" ]; then
+	failed=$((failed + 1))
+	echo "FAIL fixup-tree (log: $LOGS/check/fixup-tree.log)"
+	sed 's/^/    /' "$LOGS/check/fixup-tree.log"
+fi
+
 [ -n "${LLVM:-}" ] || t bench:quick env BENCH_QUICK=1 "$top/scripts/bench.sh"
 
 for tt in checksum broken-patch roundtrip unexported tree-state results; do
