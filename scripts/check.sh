@@ -191,7 +191,7 @@ if [ -z "${LLVM:-}" ] && fixup_tree=$("$top/scripts/entry-fixup-tree.sh" 2> "$LO
 			"$top/scripts/boot-guest.sh" "$fv" "$cpu" "check-$name" guest.hotplug_cycles=5
 		t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 		t "kunit:$name" env KSRC="$fixup_tree" "$top/scripts/kunit-results.sh" "$log"
-		t "fixup-suite:$name" grep -qE '^ *ok [0-9]+ arm64_percpu_entry_fixup$' "$log"
+		t "fixup-suite:$name" grep -qE '^ *ok [0-9]+ arm64_percpu_entry_fixup.?$' "$log"
 		for c in hotplug kunit_rerun percpu_test; do
 			t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 		done
