@@ -16,20 +16,29 @@
  *            read lock (this_cpu_inc() and this_cpu_dec() of its
  *            read_count), as percpu-rwsem readers do.
  *
+ * pingpong N:  a byte sent back and forth over two pipes, N times, between
+ *            a process on CPU 0 and one on CPU 1: each read() sleeps, so
+ *            each write() wakes an idle CPU with an IPI, taken in kernel
+ *            mode (the entry-fixup variant's check on exception return).
+ *
  * mark:      execute HINT #0x7f, a NOP that bench/tlbi-count.c, a QEMU
  *            plugin, takes as the mark to print its TLBI counts at.
  *
  * No randomness and fixed sizes, so that a run's instruction count is
  * the same from boot to boot.
  *
- * usage: bench-loops munmap|page_fault3|pwrite N
+ * usage: bench-loops munmap|page_fault3|pwrite|pingpong N
  *        bench-loops mark
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MUNMAP_SIZE	(1UL << 20)
@@ -93,6 +102,59 @@ static int pwrite_loop(long n)
 	return 0;
 }
 
+static int on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("bench-loops: sched_setaffinity (two CPUs online?)");
+		return 1;
+	}
+	return 0;
+}
+
+/* Send a byte on @out and wait for it on @in, @n times (@first: send first) */
+static int bounce(long n, int in, int out, int first)
+{
+	char c = 0;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		if ((first && write(out, &c, 1) != 1) || read(in, &c, 1) != 1 ||
+		    (!first && write(out, &c, 1) != 1)) {
+			perror("bench-loops: pingpong");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int pingpong(long n)
+{
+	int ab[2], ba[2], status;
+	pid_t pid;
+
+	if (pipe(ab) || pipe(ba)) {
+		perror("bench-loops: pipe");
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("bench-loops: fork");
+		return 1;
+	}
+	if (!pid)
+		_exit(on_cpu(1) || bounce(n, ab[0], ba[1], 0));
+	if (on_cpu(0) || bounce(n, ba[0], ab[1], 1)) {
+		kill(pid, SIGKILL);
+		return 1;
+	}
+	return waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	       WEXITSTATUS(status);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
@@ -102,7 +164,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3 || n <= 0) {
-		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite N, or bench-loops mark\n");
+		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite|pingpong N, or bench-loops mark\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "munmap"))
@@ -111,6 +173,8 @@ int main(int argc, char **argv)
 		return page_fault3(n);
 	if (!strcmp(argv[1], "pwrite"))
 		return pwrite_loop(n);
+	if (!strcmp(argv[1], "pingpong"))
+		return pingpong(n);
 	fprintf(stderr, "bench-loops: no loop %s\n", argv[1]);
 	return 2;
 }

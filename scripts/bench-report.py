@@ -25,10 +25,13 @@ import os
 import re
 import sys
 
-OP = re.compile(r"pcpu_bench: op (\S+) (\d+) (static|dynamic) ([\d.]+)")
+OP = re.compile(r"pcpu_bench: op (\S+) (\d+) (static|dynamic|api) ([\d.]+)")
 ALLOC = re.compile(r"pcpu_bench: alloc (\d+) (\S+) (\d+) (\d+)")
 MEMCG = re.compile(r"memcg-bench: (before|after) (.*)")
 MEMCG_DONE = re.compile(r"memcg-bench: created (\d+) insns (\d+)")
+PERF = re.compile(r"perf: (\S+) (\S+) (\d+|n/a)\s*$")
+IPIS = re.compile(r"ipis: (\S+) (\d+)")
+TLBI_MARK = re.compile(r"tlbi: mark (\d+)((?: \S+=\d+)*)")
 WORKLOAD = re.compile(r"workload: (\S+) ops (\d+) insns (\d+) cmd (.*)")
 MEMINFO = re.compile(r"meminfo: (\w+):\s+(\d+) kB")
 WALL = re.compile(r"bench-wall: (\d+) s")
@@ -37,7 +40,7 @@ CPU_PGD = re.compile(r"per-CPU kernel page tables: (?:\d+ levels, )?(\d+) bytes 
 
 def parse(path):
     d = {"op": {}, "alloc": {}, "memcg": {}, "workload": {}, "meminfo": {},
-         "wall": None}
+         "ipis": {}, "perf": {}, "wall": None}
     with open(path, errors="replace") as f:
         for line in f:
             if m := OP.search(line):
@@ -53,11 +56,42 @@ def parse(path):
                 d["workload"][m[1]] = (int(m[2]), int(m[3]), m[4].strip())
             elif m := MEMINFO.search(line):
                 d["meminfo"][m[1]] = int(m[2])
+            elif m := PERF.search(line):
+                d["perf"][(m[1], m[2])] = None if m[3] == "n/a" else int(m[3])
+            elif m := IPIS.search(line):
+                d["ipis"][m[1]] = int(m[2])
             elif m := WALL.search(line):
                 d["wall"] = int(m[1])
             elif m := CPU_PGD.search(line):
                 d["cpu_pgd"] = int(m[1])
     return d
+
+
+# The TLBIs bench/tlbi-count.c names by op1.CRn.CRm.op2
+TLBI_KINDS = {
+    "0.8.3.0": "VMALLE1IS", "0.8.3.1": "VAE1IS", "0.8.3.2": "ASIDE1IS",
+    "0.8.3.3": "VAAE1IS", "0.8.3.5": "VALE1IS", "0.8.3.7": "VAALE1IS",
+    "0.8.7.0": "VMALLE1", "0.8.7.1": "VAE1", "0.8.7.2": "ASIDE1",
+    "0.8.7.3": "VAAE1", "0.8.7.5": "VALE1", "0.8.7.7": "VAALE1",
+    "0.8.2.1": "RVAE1IS", "0.8.2.3": "RVAAE1IS", "0.8.2.5": "RVALE1IS",
+    "0.8.2.7": "RVAALE1IS",
+}
+
+
+def tlbi_span(path):
+    """The TLBIs between the plugin log's marks 0 and 1, by kind, or None"""
+    if not os.path.exists(path):
+        return None
+    marks = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            if m := TLBI_MARK.search(line):
+                marks[int(m[1])] = {k: int(c) for k, c in
+                                    re.findall(r"(\S+)=(\d+)", m[2])}
+    if 0 not in marks or 1 not in marks:
+        return None
+    return {TLBI_KINDS.get(k, k): c - marks[0].get(k, 0)
+            for k, c in marks[1].items() if c != marks[0].get(k, 0)}
 
 
 # The workloads' counts (stress-ng, the build) vary a little from boot to
@@ -107,6 +141,7 @@ def main():
         with open(os.path.join(logdir, "meta.txt")) as f:
             meta_args = [l.rstrip("\n") for l in f if "=" in l]
     meta = [a.split("=", 1) for a in meta_args]
+    kvm = dict(meta).get("accel") == "kvm"
     os.makedirs(outdir, exist_ok=True)
     for old in glob.glob(os.path.join(outdir, "*.png")):
         os.remove(old)
@@ -114,7 +149,7 @@ def main():
     missing = []
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
-                   if "-smp" not in p})
+                   if "-smp" not in p and "-ipi" not in p})
     vs = "nyf" if glob.glob(os.path.join(logdir, "f-*.log")) else "ny"
     for v in vs:
         for c in list(cpus):
@@ -128,11 +163,17 @@ def main():
         title += ", and the entry-fixup variant"
     out = [f"# make bench: {title}", ""]
     out += [f"- {k}: {v}" for k, v in meta]
-    out += ["- metric: guest instructions, from the guest clock under QEMU "
-            "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
-            "vCPU running; the same from run to run to the 16 instructions "
-            "of the guest timer (the stress-ng and build workloads, whole "
-            "processes, to within 0.5%)"]
+    if kvm:
+        out += ["- metric: **nanoseconds** of the guest's clock under KVM on "
+                "the host's CPU, not instructions: every \"instructions\" "
+                "below reads as ns; one run, so compare within a table and "
+                "mind the noise; the hardware counters are perf stat's"]
+    else:
+        out += ["- metric: guest instructions, from the guest clock under QEMU "
+                "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
+                "vCPU running; the same from run to run to the 16 instructions "
+                "of the guest timer (the stress-ng and build workloads, whole "
+                "processes, to within 0.5%)"]
     if "f" in vs:
         out += ["- fixup: bench/entry-fixup/, this_cpu_*() with no "
                 "preemption protection, fixed up at kernel-mode exception "
@@ -266,6 +307,68 @@ def main():
         walls = ", ".join(f"{NAMES[v]} {r[v]['wall']} s" for v in vs)
         out += [f"Emulated wall time of the whole boot on {c}: {walls} "
                 "(TCG, not a hardware figure).", ""]
+
+    ipi_cpus = [c for c in cpus
+                if all(os.path.exists(os.path.join(logdir, f"{v}-{c}-ipi.log"))
+                       for v in vs)]
+    if cpus and not ipi_cpus:
+        missing.append("IPIs and TLBIs: no v-CPU-ipi.log for every variant")
+    for c in ipi_cpus:
+        p = {v: parse(os.path.join(logdir, f"{v}-{c}-ipi.log")) for v in vs}
+        t = {v: tlbi_span(os.path.join(logdir, f"{v}-{c}-ipi.tlbi")) for v in vs}
+        out += [f"## IPIs and TLB invalidations, -cpu {c}, two CPUs online", "",
+                "`bench-loops pingpong`: a byte bounced between processes "
+                "on CPUs 0 and 1, every wakeup an IPI to an idle CPU "
+                "(IPIs of all kinds counted), taken in kernel mode (the fixup variant checks "
+                "on each such exception return).  `memcg_churn` "
+                "(guest/checks/memcg_churn): memory cgroups created and "
+                "removed; their percpu counters freed, the allocator's "
+                "balance work unmaps the emptied pages.  Instructions of "
+                "both vCPUs (under -icount they take turns); TLBIs counted "
+                "by bench/tlbi-count.c from the churn's start until 2 s "
+                "after it (the balance work done).", ""]
+        out += heads("", "ops")
+        for k in ("pingpong", "memcg_churn"):
+            if any(k not in p[v]["workload"] for v in vs):
+                missing.append(f"{k} on {c}: not in every -ipi log")
+                continue
+            vals = [p[v]["workload"][k][1] for v in vs]
+            out.append(row((f"`{p['n']['workload'][k][2]}` instructions",
+                            p["n"]["workload"][k][0]), vals))
+            if vals[1] > vals[0] * (1 + WORKLOAD_NOISE):
+                losses.append(f"{k} (2 CPUs) on {c}: {delta(vals[0], vals[1])}")
+            if "f" in vs and vals[1] > vals[2] * (1 + WORKLOAD_NOISE):
+                losses_f.append(f"{k} (2 CPUs) on {c}: =y {delta(vals[2], vals[1])} "
+                                "against fixup")
+        if all("pingpong" in p[v]["ipis"] for v in vs):
+            out.append(row(("IPIs", "pingpong"),
+                           [p[v]["ipis"]["pingpong"] for v in vs]))
+        if any(t[v] is None for v in vs):
+            if not kvm:
+                missing.append(f"TLBIs on {c}: no marks 0 and 1 in every -ipi.tlbi")
+        else:
+            for k in sorted(set().union(*(t[v] for v in vs))):
+                out.append(row((f"TLBI {k}", "memcg_churn"),
+                               [t[v].get(k, 0) for v in vs]))
+            out.append(row(("TLBI, all kinds", "memcg_churn"),
+                           [sum(t[v].values()) for v in vs]))
+        out.append("")
+
+        # perf stat around the loops (ACCEL=kvm, BENCH_PERF=1)
+        keys = [k for k in p["n"]["perf"] if all(k in p[v]["perf"] for v in vs)]
+        if keys:
+            out += [f"## Hardware counters, -cpu {c} (perf stat -a in the guest)",
+                    "", "Counted by the guest's PMU around each loop, both "
+                    "CPUs; n/a: the PMU lacks the event (QEMU's TCG PMU has "
+                    "no TLB events).", ""]
+            out += heads("loop", "event")
+            for k in keys:
+                vals = [p[v]["perf"][k] for v in vs]
+                if None in vals:
+                    out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")
+                else:
+                    out.append(row(k, vals))
+            out.append("")
 
     smps = sorted({int(m) for p in glob.glob(os.path.join(logdir, "y-max-smp*.log"))
                    for m in re.findall(r"smp(\d+)", p)})

@@ -16,21 +16,44 @@
 # build directories (build/out/bench-quick-n, -y), logs (build/logs/
 # bench-quick) and results (build/bench-quick) of its own, so that make
 # check never touches make bench's.
+#
+# The hardware path: on an arm64 host with a writable /dev/kvm, ACCEL
+# defaults to kvm (ACCEL=tcg asks for the instruction counts there too).
+# Under KVM there is no -icount: the figures are nanoseconds of the guest's
+# clock, on the host's CPU (-cpu host), and the kernels get perf events
+# (configs/perf.config) and the guest Debian's perf, whose "perf stat"
+# counts cycles and TLB refills around the loops (guest/checks/perf).
+# Its builds, logs and results are bench-kvm-*, build/logs/bench-kvm and
+# build/bench-kvm.  BENCH_PERF=1 adds the perf part to a TCG run (QEMU's
+# PMU counts cycles and instructions, no TLB events): the way to try the
+# hardware path's guest side on any host.
+# BENCH_PRINT=1: print what would be built and the QEMU command line of
+# every boot, and stop (tests/tooling.sh checks the KVM plan on amd64).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-# Instruction counts need TCG's -icount
-unset ACCEL PRINT_QEMU
 
 quick=${BENCH_QUICK:-}
+ACCEL=${ACCEL:-$(default_accel)}
+perf=${BENCH_PERF:-}
+print=${BENCH_PRINT:-}
+unset PRINT_QEMU
+case $ACCEL in
+tcg)	;;
+kvm)	perf=1 ;;
+*)	die "ACCEL=$ACCEL: tcg or kvm" ;;
+esac
+export ACCEL
 results=${BENCH_RESULTS:-$top/bench/results}
 prefix=bench
-logs=$LOGS/bench
-if [ -n "$quick" ]; then
-	results=$BUILD/bench-quick
-	prefix=bench-quick
-	logs=$LOGS/bench-quick
-fi
+[ -n "$quick" ] && prefix=bench-quick
+[ "$ACCEL" = kvm ] && prefix=$prefix-kvm
+[ "$ACCEL" = tcg ] && [ -n "$perf" ] && prefix=$prefix-perf
+logs=$LOGS/$prefix
+# Only the TCG run of record writes to bench/results
+[ "$prefix" = bench ] || results=${BENCH_RESULTS:-$BUILD/$prefix}
 cpus=${BENCH_CPUS:-max cortex-a57}
+# KVM runs the host's CPU only
+[ "$ACCEL" = kvm ] && cpus=max
 smp=${BENCH_SMP:-4}
 if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
@@ -38,6 +61,7 @@ if [ -n "$quick" ]; then
 	params="$params guest.stress.mmapfork_bytes=32M guest.stress.fork=50 guest.build.runs=1"
 	params="$params guest.stress.timer=2000"
 	params="$params guest.loops.munmap=16 guest.loops.page_fault3=1 guest.loops.pwrite=1000"
+	smp_params="guest.ipi.pingpong=500 guest.memcg_churn.count=100 guest.memcg_churn.rounds=1"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4}
 else
 	# The bitmap allocator series ran 1M objects; 65536 keeps the workload
@@ -54,33 +78,63 @@ else
 	params="$params guest.stress.timer=20000"
 	# The loops of the upstream reports (guest/bench-loops.c)
 	params="$params guest.loops.munmap=1024 guest.loops.page_fault3=8 guest.loops.pwrite=200000"
+	# IPIs and TLB invalidations, two CPUs online (guest/checks/ipi and
+	# memcg_churn)
+	smp_params="guest.ipi.pingpong=20000 guest.memcg_churn.count=1000 guest.memcg_churn.rounds=4"
 	overhead_smp=${BENCH_OVERHEAD_SMP:-4 64 256}
 fi
-mkdir -p "$logs" "$results"
-rm -f "$logs"/*.log
+# The QEMU options of a boot: instructions counted under TCG (with the
+# TLBI plugin on the two-CPU boots), nothing under KVM.
+icount=
+[ "$ACCEL" = tcg ] && icount="-icount shift=0,sleep=off"
+extra_frags=()
+[ -n "$perf" ] && extra_frags=(perf)
+initramfs_args=(--bench)
+[ -n "$perf" ] && initramfs_args+=(--perf)
+smp_checks=ipi,memcg_churn
+[ -n "$perf" ] && smp_checks=$smp_checks,perf
 
-"$top/scripts/host-tools.sh"
-"$top/scripts/make-tree.sh"
+if [ -n "$print" ]; then
+	echo "accel=$ACCEL"
+	echo "compiler=$(command -v "${CROSS_COMPILE}gcc" || echo "${CROSS_COMPILE}gcc (not installed)")"
+	echo "logs=$logs"
+	echo "results=$results"
+	plugin=
+	[ "$ACCEL" = tcg ] && plugin=$BUILD/tools/tlbi-count.so
+else
+	mkdir -p "$logs" "$results"
+	rm -f "$logs"/*.log "$logs"/*.tlbi
+	"$top/scripts/host-tools.sh"
+	"$top/scripts/make-tree.sh"
+	plugin=
+	[ "$ACCEL" = tcg ] && plugin=$("$top/scripts/tlbi-plugin.sh")
+fi
 # What is built, read now: the tree may move while the guests run
+[ -n "$print" ] || {
 base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
 series=$(git -C "$KSRC" rev-parse --short=12 series)
 npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
 fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
 fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
+}
 # tree VARIANT: the tree it is built from
 tree() {
 	if [ "$1" = f ]; then echo "$fixup_tree"; else echo "$KSRC"; fi
 }
 for v in n y f; do
-	frags=(guest "$GEOMETRY" "local-mapping-$v" bench)
-	[ "$v" = f ] && frags=(guest "$GEOMETRY" local-mapping-n bench entry-fixup)
+	frags=(guest "$GEOMETRY" "local-mapping-$v" bench "${extra_frags[@]}")
+	[ "$v" = f ] && frags=(guest "$GEOMETRY" local-mapping-n bench "${extra_frags[@]}" entry-fixup)
+	if [ -n "$print" ]; then
+		echo "kernel $prefix-$v: ${frags[*]}"
+		continue
+	fi
 	KSRC=$(tree "$v") "$top/scripts/build-kernel.sh" "$prefix-$v" "${frags[@]}"
 	out=$BUILD/out/$prefix-$v
 	KSRC=$(tree "$v") kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
 		>> "$out/build.log" 2>&1 ||
 		die "$prefix-$v: bench module failed (log: $out/build.log)"
 	# stress-ng, tcc and make for guest/checks/stress and build.
-	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v" --bench
+	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v" "${initramfs_args[@]}"
 	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
 done
 
@@ -88,12 +142,18 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	local v=$1 cpu=$2 n=$3 name=$4 checks=$5
 	shift 5
 	local t0=$SECONDS
-	set -- maxcpus=1 "$@"
+	set -- "maxcpus=${ONLINE:-1}" "$@"
+	if [ -n "$print" ]; then
+		echo "boot $name: $(PRINT_QEMU=1 SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+			QEMU_ARGS="$icount ${PLUGIN:-}" LOGS=$logs \
+			"$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@")"
+		return
+	fi
 	# A workload boot takes 1.5 to 3 minutes (cortex-a57 the longer), more
 	# while kernels build beside it: room beyond boot-guest.sh's default
 	# limit of 10 minutes.
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} \
-	QEMU_ARGS="-icount shift=0,sleep=off" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+	QEMU_ARGS="$icount ${PLUGIN:-}" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
 		LOGS=$logs "$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@" ||
 		die "$prefix-$v did not finish on $cpu (log: $logs/$name.log)"
 	# A workload that failed would be missing from the report.
@@ -111,10 +171,24 @@ for cpu in $cpus; do
 		boot "$v" "$cpu" "$smp" "$v-$cpu" bench,stress,loops,build,memcg $params
 	done
 done
+# IPIs and the TLB invalidations of memory cgroup churn: two CPUs online
+# (the ping-pong needs them), the TLBIs counted by bench/tlbi-count.c
+# between the churn's marks (TCG only).  Under -icount the vCPUs take
+# turns on one host thread, so the counts are of both CPUs' instructions.
+# The perf part (KVM, BENCH_PERF) runs here too, for the ping-pong.
+for cpu in $cpus; do
+	for v in n y f; do
+		p=
+		[ -n "$plugin" ] && p="-plugin $plugin -d plugin -D $logs/$v-$cpu-ipi.tlbi"
+		# shellcheck disable=SC2086
+		ONLINE=2 PLUGIN=$p boot "$v" "$cpu" "$smp" "$v-$cpu-ipi" "$smp_checks" \
+			$smp_params ${perf:+$params}
+	done
+done
 # Memory overhead against the number of vCPUs: a boot with no workload,
 # and the boot tests' initramfs: the workloads' programs and headers
 # (about 50 MB in the initramfs) would count as used memory.
-for v in n y f; do
+[ -n "$print" ] || for v in n y f; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
 for n in $overhead_smp; do
@@ -122,6 +196,7 @@ for n in $overhead_smp; do
 		boot "$v" max "$n" "$v-max-smp$n" meminfo
 	done
 done
+[ -z "$print" ] || exit 0
 
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
 	"$BUILD/out/$prefix-y/vmlinux" > "$logs/bloat-o-meter.txt"
@@ -145,10 +220,13 @@ fi
 	echo "series=$series ($npatches patches)"
 	echo "fixup=$fixup (bench/entry-fixup/ on the series)"
 	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
+	echo "accel=$ACCEL"
+	[ "$ACCEL" = kvm ] && echo "host cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
 	echo "cpus=$cpus"
 	echo "vCPUs=$smp possible, 1 online (maxcpus=1)"
 	echo "config=allnoconfig + guest + $GEOMETRY + bench fragments"
 	echo "params=$params"
+	echo "params, two CPUs online=$smp_params"
 	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
 } > "$logs/meta.txt"
 # Debian's python3, which has matplotlib (host-tools.sh)

@@ -29,8 +29,9 @@ checks=${GUEST_CHECKS:-kunit_modules,hotplug,percpu_test}
 log=$LOGS/$name.log
 ktap=$LOGS/$name.ktap
 
-[ -f "$out/arch/arm64/boot/Image" ] || die "$variant is not built"
-[ -f "$out/initramfs.cpio.gz" ] || die "$variant has no initramfs"
+# (PRINT_QEMU prints the plan of a run that has not built yet)
+[ -f "$out/arch/arm64/boot/Image" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant is not built"
+[ -f "$out/initramfs.cpio.gz" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant has no initramfs"
 accel=()
 case ${ACCEL:-tcg} in
 tcg)	# Pointer authentication is slow to emulate; the
@@ -39,7 +40,8 @@ tcg)	# Pointer authentication is slow to emulate; the
 	[ "$cpu" = max ] && cpu=max,pauth-impdef=on ;;
 kvm)	[ "$cpu" = max ] || [ "$cpu" = host ] ||
 		die "ACCEL=kvm runs the host's own CPU: -cpu $cpu (an LL/SC or other model) needs TCG; unset ACCEL"
-	[ -w /dev/kvm ] || [ -n "${PRINT_QEMU:-}" ] || die "ACCEL=kvm: no writable /dev/kvm on this host"
+	[ -w "${KVM_DEVICE:-/dev/kvm}" ] || [ -n "${PRINT_QEMU:-}" ] ||
+		die "ACCEL=kvm: no writable ${KVM_DEVICE:-/dev/kvm} on this host"
 	cpu=host
 	accel=(-accel kvm)
 	# The host's own GIC (a TCG guest's is v3, as on a server)

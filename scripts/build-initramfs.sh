@@ -7,14 +7,22 @@
 # --bench adds make bench's workloads: Debian's stress-ng, and tcc, make
 # and the libc headers with the C project that guest/checks/build
 # compiles.  The boot tests' initramfs does without them (about 50 MB).
+# --perf adds Debian's perf (linux-perf) for make bench's hardware path.
 #
-# usage: build-initramfs.sh VARIANT [--bench]
+# usage: build-initramfs.sh VARIANT [--bench] [--perf]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: build-initramfs.sh VARIANT [--bench]}
-bench=
-[ "${2:-}" = --bench ] && bench=1
+variant=${1:?usage: build-initramfs.sh VARIANT [--bench] [--perf]}
+shift
+bench= perf=
+for arg; do
+	case $arg in
+	--bench) bench=1 ;;
+	--perf) perf=1 ;;
+	*) die "usage: build-initramfs.sh VARIANT [--bench] [--perf]" ;;
+	esac
+done
 out=$BUILD/out/$variant
 [ -f "$out/usr/gen_init_cpio" ] || die "$variant is not built; run build-kernel.sh first"
 
@@ -65,6 +73,8 @@ if [ -n "$bench" ]; then
 	cp "$out"/scripts/kconfig/{lexer.lex.c,parser.tab.c,parser.tab.h} "$src/kconfig/" ||
 		die "$variant: no generated kconfig lexer and parser in $out"
 fi
+
+[ -z "$perf" ] || "$top/scripts/initramfs-programs.sh" "$root" linux-perf
 
 # The console node must exist before /init runs (devtmpfs comes later).
 printf 'nod /dev/console 0600 0 0 c 5 1\n' > "$out/initramfs.extra"

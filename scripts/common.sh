@@ -47,6 +47,18 @@ kmake() {
 	make -C "$KSRC" "${llvm[@]}" CC="$cc" -j"$(nproc)" "$@"
 }
 
+# default_accel: kvm on an arm64 host whose /dev/kvm (KVM_DEVICE) this
+# user can open, else tcg (make bench's default; HOST_ARCH as in
+# host-tools.sh).
+default_accel() {
+	if [ "${HOST_ARCH:-$(dpkg --print-architecture)}" = arm64 ] &&
+	   [ -w "${KVM_DEVICE:-/dev/kvm}" ]; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
+
 # base_tree: the path of the base as a worktree of the work tree, at the
 # base tag, made on first use (the static check, make bench's =n against
 # base comparison and make distro compile it).

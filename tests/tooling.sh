@@ -216,6 +216,27 @@ host)
 	grep -qx gcc-aarch64-linux-gnu "$scratch/amd64.pkgs" && grep -qx libc6-dev-arm64-cross "$scratch/amd64.pkgs" ||
 		{ echo "amd64 host: not the cross toolchain"; exit 1; }
 	expect_fail "runs on amd64 (cross) or arm64 (native)" env HOST_ARCH=riscv64 "$top/scripts/host-tools.sh"
+	# make bench's plan: KVM with perf on an arm64 host with a KVM
+	# device (a stand-in file), the instruction counts everywhere else
+	touch "$scratch/kvm"
+	b() { env BENCH_PRINT=1 "$@" "$top/scripts/bench.sh" > "$scratch/plan"; }
+	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm"
+	grep -qx "accel=kvm" "$scratch/plan" && grep -q "^kernel bench-kvm-y: .* perf" "$scratch/plan" &&
+		grep -q "^boot y-max: .*-accel kvm -cpu host " "$scratch/plan" &&
+		grep -q "^boot y-max-ipi: .*guest.checks=ipi\\\\,memcg_churn\\\\,perf" "$scratch/plan" &&
+		! grep -q -- "-icount\|-plugin\|cortex-a57" "$scratch/plan" ||
+		{ echo "arm64 host with KVM: not the KVM bench with perf"; cat "$scratch/plan"; exit 1; }
+	for host in "HOST_ARCH=arm64 KVM_DEVICE=$scratch/none" "HOST_ARCH=amd64 KVM_DEVICE=$scratch/kvm" \
+		    "HOST_ARCH=arm64 KVM_DEVICE=$scratch/kvm ACCEL=tcg"; do
+		# shellcheck disable=SC2086
+		b $host
+		grep -qx "accel=tcg" "$scratch/plan" && grep -qx "kernel bench-y: .* bench" "$scratch/plan" &&
+			grep -q "^boot y-cortex-a57: .*-icount shift=0" "$scratch/plan" &&
+			grep -q "^boot y-max-ipi: .*-plugin " "$scratch/plan" &&
+			! grep -q -- "-accel kvm" "$scratch/plan" ||
+			{ echo "$host: not the TCG bench"; cat "$scratch/plan"; exit 1; }
+	done
+	expect_fail "tcg or kvm" env BENCH_PRINT=1 ACCEL=hvf "$top/scripts/bench.sh"
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}

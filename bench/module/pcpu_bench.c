@@ -9,6 +9,12 @@
  *        dynamic variable, LOOPS times; the cost of an empty loop is
  *        subtracted.  Prints "pcpu_bench: op NAME SIZE static|dynamic X"
  *        with X in instructions per operation, to two decimals.
+ * api:   the two percpu users of the upstream reports, LOOPS times:
+ *        a percpu-rwsem read lock and unlock (this_cpu_inc() and
+ *        this_cpu_dec() of its read_count) and percpu_counter_add() of 1
+ *        (this_cpu_add() below its batch).  Interrupts stay on, since
+ *        percpu_down_read() may sleep.  Prints "pcpu_bench: op NAME 0
+ *        api X".
  * alloc: the workload of the bitmap allocator series (lore, "percpu:
  *        replace percpu area map allocator with bitmap allocator"): OBJS
  *        objects of 4, 16, 64, 128 and 1024 bytes, freed in order,
@@ -21,6 +27,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/percpu-rwsem.h>
+#include <linux/percpu_counter.h>
 #include <linux/vmalloc.h>
 
 static unsigned int loops = 100000;
@@ -116,6 +124,39 @@ static void bench_ops(struct bench_vars __percpu *p, const char *kind)
 		 (void)this_cpu_try_cmpxchg128(p->v128, &o, o + 1));
 }
 
+DEFINE_STATIC_PERCPU_RWSEM(bench_rwsem);
+
+/* As BENCH_OP, interrupts on: the timer's ticks are in the figure */
+#define BENCH_API(name, stmt) do {					\
+	unsigned int __i;						\
+	u64 __t0, __t1;							\
+									\
+	__t0 = ktime_get_ns();						\
+	for (__i = 0; __i < loops; __i++) {				\
+		stmt;							\
+		barrier();						\
+	}								\
+	__t1 = ktime_get_ns();						\
+	report(name, 0, "api", __t1 - __t0, empty);			\
+} while (0)
+
+static int bench_api(void)
+{
+	struct percpu_counter counter;
+	u64 empty = empty_loop();
+	int ret;
+
+	BENCH_API("rwsem_read", ({ percpu_down_read(&bench_rwsem);
+				   percpu_up_read(&bench_rwsem); }));
+	ret = percpu_counter_init(&counter, 0, GFP_KERNEL);
+	if (ret)
+		return ret;
+	BENCH_API("counter_add", percpu_counter_add(&counter, 1));
+	ret = percpu_counter_sum(&counter) == loops ? 0 : -EINVAL;
+	percpu_counter_destroy(&counter);
+	return ret;
+}
+
 static const char * const orders[] = { "inorder", "alternate", "reverse" };
 
 static void bench_alloc(void __percpu **v, size_t size, int order)
@@ -170,6 +211,10 @@ static int __init pcpu_bench_init(void)
 	bench_ops(&bench_static, "static");
 	bench_ops(dyn, "dynamic");
 	free_percpu(dyn);
+	if (bench_api()) {
+		pr_err("pcpu_bench: percpu_counter lost a count\n");
+		return -EINVAL;
+	}
 
 	v = vmalloc_array(objs, sizeof(*v));
 	if (!v)
