@@ -21,6 +21,10 @@
  *            each write() wakes an idle CPU with an IPI, taken in kernel
  *            mode (the entry-fixup variant's check on exception return).
  *
+ * cgroups N DIR:  create N directories in DIR (a cgroup2 directory:
+ *            each a memory cgroup with its percpu counters), then remove
+ *            them, with mkdir() and rmdir() and no process per call.
+ *
  * mark:      execute HINT #0x7f, a NOP that bench/tlbi-count.c, a QEMU
  *            plugin, takes as the mark to print its TLBI counts at.
  *
@@ -28,6 +32,7 @@
  * the same from boot to boot.
  *
  * usage: bench-loops munmap|page_fault3|pwrite|pingpong N
+ *        bench-loops cgroups N DIR
  *        bench-loops mark
  */
 #define _GNU_SOURCE
@@ -38,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,14 +151,42 @@ static int pingpong(long n)
 		perror("bench-loops: fork");
 		return 1;
 	}
-	if (!pid)
+	/* Each end closed where unused: a side that dies ends the other's read() */
+	if (!pid) {
+		close(ab[1]);
+		close(ba[0]);
 		_exit(on_cpu(1) || bounce(n, ab[0], ba[1], 0));
+	}
+	close(ab[0]);
+	close(ba[1]);
 	if (on_cpu(0) || bounce(n, ba[0], ab[1], 1)) {
 		kill(pid, SIGKILL);
 		return 1;
 	}
 	return waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	       WEXITSTATUS(status);
+}
+
+static int cgroups(long n, const char *dir)
+{
+	char path[4096];
+	long i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%ld", dir, i);
+		if (mkdir(path, 0755)) {
+			perror("bench-loops: cgroups: mkdir");
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%ld", dir, i);
+		if (rmdir(path)) {
+			perror("bench-loops: cgroups: rmdir");
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -163,8 +197,10 @@ int main(int argc, char **argv)
 		asm volatile("hint #0x7f" ::: "memory");
 		return 0;
 	}
+	if (argc == 4 && n > 0 && !strcmp(argv[1], "cgroups"))
+		return cgroups(n, argv[3]);
 	if (argc != 3 || n <= 0) {
-		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite|pingpong N, or bench-loops mark\n");
+		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite|pingpong N, bench-loops cgroups N DIR, or bench-loops mark\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "munmap"))

@@ -48,7 +48,6 @@ kvm)	[ "$cpu" = max ] || [ "$cpu" = host ] ||
 	QEMU_MACHINE=${QEMU_MACHINE:-virt,gic-version=host} ;;
 *)	die "ACCEL=$ACCEL: tcg (the default) or kvm" ;;
 esac
-mkdir -p "$LOGS"
 
 qemu=(qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" "${accel[@]}" -cpu "$cpu" -smp "$smp" -m "$mem"
       -nographic -no-reboot ${QEMU_ARGS:-}
@@ -68,6 +67,7 @@ if [ -n "${PRINT_QEMU:-}" ]; then
 	echo
 	exit 0
 fi
+mkdir -p "$LOGS"
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
 rm -f "$ktap"
 rc=0

@@ -219,7 +219,10 @@ host)
 	# make bench's plan: KVM with perf on an arm64 host with a KVM
 	# device (a stand-in file), the instruction counts everywhere else
 	touch "$scratch/kvm"
-	b() { env BENCH_PRINT=1 "$@" "$top/scripts/bench.sh" > "$scratch/plan"; }
+	b() {
+		env -u ACCEL -u BENCH_CPUS -u BENCH_QUICK -u BENCH_PERF -u BENCH_RESULTS \
+			BENCH_PRINT=1 "$@" "$top/scripts/bench.sh" > "$scratch/plan"
+	}
 	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm"
 	grep -qx "accel=kvm" "$scratch/plan" && grep -q "^kernel bench-kvm-y: .* perf" "$scratch/plan" &&
 		grep -q "^boot y-max: .*-accel kvm -cpu host " "$scratch/plan" &&

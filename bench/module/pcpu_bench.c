@@ -11,8 +11,11 @@
  *        with X in instructions per operation, to two decimals.
  * api:   the two percpu users of the upstream reports, LOOPS times:
  *        a percpu-rwsem read lock and unlock (this_cpu_inc() and
- *        this_cpu_dec() of its read_count) and percpu_counter_add() of 1
- *        (this_cpu_add() below its batch).  Interrupts stay on, since
+ *        this_cpu_dec() of its read_count, inside the preempt_disable()
+ *        of its own fast path, so only the nested one goes) and
+ *        percpu_counter_add() of 1 (on arm64, HAVE_CMPXCHG_LOCAL: a
+ *        this_cpu_read() and a this_cpu_try_cmpxchg() loop, the lock
+ *        taken once a batch).  Interrupts stay on, since
  *        percpu_down_read() may sleep.  Prints "pcpu_bench: op NAME 0
  *        api X".
  * alloc: the workload of the bitmap allocator series (lore, "percpu:
@@ -140,20 +143,24 @@ DEFINE_STATIC_PERCPU_RWSEM(bench_rwsem);
 	report(name, 0, "api", __t1 - __t0, empty);			\
 } while (0)
 
+static struct percpu_counter bench_counter;
+
 static int bench_api(void)
 {
-	struct percpu_counter counter;
 	u64 empty = empty_loop();
 	int ret;
 
 	BENCH_API("rwsem_read", ({ percpu_down_read(&bench_rwsem);
 				   percpu_up_read(&bench_rwsem); }));
-	ret = percpu_counter_init(&counter, 0, GFP_KERNEL);
+	ret = percpu_counter_init(&bench_counter, 0, GFP_KERNEL);
 	if (ret)
 		return ret;
-	BENCH_API("counter_add", percpu_counter_add(&counter, 1));
-	ret = percpu_counter_sum(&counter) == loops ? 0 : -EINVAL;
-	percpu_counter_destroy(&counter);
+	BENCH_API("counter_add", percpu_counter_add(&bench_counter, 1));
+	if (percpu_counter_sum(&bench_counter) != loops) {
+		pr_err("pcpu_bench: percpu_counter lost a count\n");
+		ret = -EINVAL;
+	}
+	percpu_counter_destroy(&bench_counter);
 	return ret;
 }
 
@@ -211,10 +218,8 @@ static int __init pcpu_bench_init(void)
 	bench_ops(&bench_static, "static");
 	bench_ops(dyn, "dynamic");
 	free_percpu(dyn);
-	if (bench_api()) {
-		pr_err("pcpu_bench: percpu_counter lost a count\n");
+	if (bench_api())
 		return -EINVAL;
-	}
 
 	v = vmalloc_array(objs, sizeof(*v));
 	if (!v)
