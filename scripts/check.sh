@@ -197,21 +197,6 @@ if [ -z "${LLVM:-}" ] && fixup_tree=$("$top/scripts/entry-fixup-tree.sh" 2> "$LO
 			done
 			t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 		done
-		# A task moved inside a sequence, for real: under TCG an
-		# interrupt lands between translation blocks only, under
-		# -singlestep (one instruction a block) between any two
-		# instructions.  -icount keeps guest time in step with the
-		# instructions, or the slow emulation trips RCU's stall
-		# warnings.  The torture only, then the count of sequences
-		# fixed up (guest/checks/entry_fixups).
-		name=fixup-max-singlestep
-		log=$LOGS/check-$name.log
-		QEMU_ARGS="-singlestep -icount shift=0,sleep=off" SMP=4 GUEST_CHECKS=entry_fixups \
-			t "boot:$name" "$top/scripts/boot-guest.sh" "$fv" max "check-$name" \
-			'kunit.filter_glob=percpu_this_cpu*'
-		t "kunit:$name" env KSRC="$fixup_tree" "$top/scripts/kunit-results.sh" "$log"
-		t "guest:$name:entry_fixups" "$top/scripts/guest-results.py" --passed /entry_fixups "${log%.log}.ktap"
-		t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 	fi
 elif [ -z "${LLVM:-}" ]; then
 	failed=$((failed + 1))
