@@ -328,8 +328,9 @@ def main():
                 "removed; their percpu counters freed, the allocator's "
                 "balance work unmaps the emptied pages.  Instructions of "
                 "both vCPUs (under -icount they take turns); TLBIs counted "
-                "by bench/tlbi-count.c from the churn's start until 2 s "
-                "after it (the balance work done).", ""]
+                "by bench/tlbi-count.c from the churn's start until no "
+                "removed cgroup is left dying, and a second more (the "
+                "balance work done).", ""]
         out += heads("", "ops")
         for k in ("pingpong", "memcg_churn"):
             if any(k not in p[v]["workload"] for v in vs):
@@ -353,6 +354,15 @@ def main():
             for k in sorted(set().union(*(t[v] for v in vs))):
                 out.append(row((f"TLBI {k}", "memcg_churn"),
                                [t[v].get(k, 0) for v in vs]))
+            # A whole-TLB flush costs every CPU its TLB: a loss however
+            # few instructions it takes
+            full = [t[v].get("VMALLE1IS", 0) for v in vs]
+            if full[1] > full[0]:
+                losses.append(f"{full[1]} TLBI VMALLE1IS (flush_tlb_all) "
+                              f"in the cgroup churn on {c}, =n {full[0]}")
+            if "f" in vs and full[1] > full[2]:
+                losses_f.append(f"{full[1]} TLBI VMALLE1IS in the cgroup "
+                                f"churn on {c}, fixup {full[2]}")
             # VAE1IS, VALE1IS, ASIDE1IS and their local forms name an
             # ASID: user space's; the rest are the kernel's (all ASIDs)
             user = {"VAE1IS", "VALE1IS", "ASIDE1IS", "VAE1", "VALE1",
