@@ -142,6 +142,9 @@ def main():
             meta_args = [l.rstrip("\n") for l in f if "=" in l]
     meta = [a.split("=", 1) for a in meta_args]
     kvm = dict(meta).get("accel") == "kvm"
+    # What the guest clock counts, and the CPU's name in headings
+    unit = "ns" if kvm else "instructions"
+    cpu_name = (lambda c: "host") if kvm else (lambda c: c)
     os.makedirs(outdir, exist_ok=True)
     for old in glob.glob(os.path.join(outdir, "*.png")):
         os.remove(old)
@@ -165,9 +168,9 @@ def main():
     out += [f"- {k}: {v}" for k, v in meta]
     if kvm:
         out += ["- metric: **nanoseconds** of the guest's clock under KVM on "
-                "the host's CPU, not instructions: every \"instructions\" "
-                "below reads as ns; one run, so compare within a table and "
-                "mind the noise; the hardware counters are perf stat's"]
+                "the host's CPU, not instructions; one run, so compare "
+                "within a table and mind the noise; the hardware counters "
+                "are perf stat's"]
     else:
         out += ["- metric: guest instructions, from the guest clock under QEMU "
                 "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
@@ -220,7 +223,7 @@ def main():
             if r[v]["wall"] is None:
                 missing.append(f"wall time on {c}: none in the {NAMES[v]} log")
 
-        out += [f"## this_cpu_*(), instructions per operation, -cpu {c}", ""]
+        out += [f"## this_cpu_*(), {unit} per operation, -cpu {cpu_name(c)}", ""]
         out += heads("operation", "size", "variable")
         labels, bars = [], {v: [] for v in vs}
         for key in sorted(n["op"], key=lambda k: (k[2], k[0], k[1])):
@@ -246,7 +249,7 @@ def main():
             out += ["", f"![this_cpu ops on {c}]({png})"]
         out.append("")
 
-        out += [f"## percpu allocator, -cpu {c} (bitmap allocator workload)",
+        out += [f"## percpu allocator, -cpu {cpu_name(c)} (bitmap allocator workload)",
                 "", "Instructions to allocate, then to free, the objects.", ""]
         out += heads("size", "free order", "step")
         labels, bars = [], {v: [] for v in vs}
@@ -264,7 +267,7 @@ def main():
                 bars[v].append(sum(r[v]["alloc"][key]))
         png = f"alloc-{c}.png"
         if chart(os.path.join(outdir, png), f"alloc + free, -cpu {c}",
-                 labels, [(NAMES[v], bars[v]) for v in vs], "instructions"):
+                 labels, [(NAMES[v], bars[v]) for v in vs], unit):
             out += ["", f"![allocator on {c}]({png})"]
         out.append("")
 
@@ -273,7 +276,7 @@ def main():
                  if all(k in r[v]["workload"] and
                         r[v]["workload"][k][0] == n["workload"][k][0] for v in vs)]
         if names:
-            out += [f"## Workloads: stress-ng, the upstream reports' loops and a parallel build, -cpu {c}",
+            out += [f"## Workloads: stress-ng, the upstream reports' loops and a parallel build, -cpu {cpu_name(c)}",
                     "", "Each a fixed amount of work (stress-ng's `--*-ops`, "
                     "one instance; `bench-loops`, guest/bench-loops.c: "
                     "munmap of 1MB touched page by page, will-it-scale's "
@@ -293,10 +296,10 @@ def main():
                                     "against fixup")
             out.append("")
         if all("insns" in r[v]["memcg"] and "after" in r[v]["memcg"] for v in vs):
-            out += [f"## {n['memcg']['count']} memory cgroups, -cpu {c}", ""]
+            out += [f"## {n['memcg']['count']} memory cgroups, -cpu {cpu_name(c)}", ""]
             out += heads("")
             vals = [r[v]["memcg"]["insns"] for v in vs]
-            out.append(row(("instructions",), vals))
+            out.append(row((unit,), vals))
             if vals[1] > vals[0] * 1.05:
                 losses.append(f"memcg creation on {c}: {delta(vals[0], vals[1])}")
             for k in ("Percpu", "PageTables", "VmallocUsed"):
@@ -319,7 +322,7 @@ def main():
     for c in ipi_cpus:
         p = {v: parse(os.path.join(logdir, f"{v}-{c}-ipi.log")) for v in vs}
         t = {v: tlbi_span(os.path.join(logdir, f"{v}-{c}-ipi.tlbi")) for v in vs}
-        out += [f"## IPIs and TLB invalidations, -cpu {c}, two CPUs online", "",
+        out += [f"## IPIs and TLB invalidations, -cpu {cpu_name(c)}, two CPUs online", "",
                 "`bench-loops pingpong`: a byte bounced between processes "
                 "on CPUs 0 and 1, every wakeup an IPI to an idle CPU "
                 "(IPIs of all kinds counted), taken in kernel mode (the fixup variant checks "
@@ -337,7 +340,7 @@ def main():
                 missing.append(f"{k} on {c}: not in every -ipi log")
                 continue
             vals = [p[v]["workload"][k][1] for v in vs]
-            out.append(row((f"`{p['n']['workload'][k][2]}` instructions",
+            out.append(row((f"`{p['n']['workload'][k][2]}` {unit}",
                             p["n"]["workload"][k][0]), vals))
             if vals[1] > vals[0] * (1 + WORKLOAD_NOISE):
                 losses.append(f"{k} (2 CPUs) on {c}: {delta(vals[0], vals[1])}")
@@ -378,7 +381,7 @@ def main():
         # perf stat around the loops (ACCEL=kvm, BENCH_PERF=1)
         keys = [k for k in p["n"]["perf"] if all(k in p[v]["perf"] for v in vs)]
         if keys:
-            out += [f"## Hardware counters, -cpu {c} (perf stat -a in the guest)",
+            out += [f"## Hardware counters, -cpu {cpu_name(c)} (perf stat -a in the guest)",
                     "", "Counted by the guest's PMU around each loop, both "
                     "CPUs; n/a: the PMU lacks the event (QEMU's TCG PMU has "
                     "no TLB events).", ""]
