@@ -206,7 +206,7 @@ fi
 
 [ -n "${LLVM:-}" ] || t bench:quick env ACCEL=tcg BENCH_QUICK=1 "$top/scripts/bench.sh"
 
-for tt in checksum broken-patch roundtrip unexported tree-state results; do
+for tt in checksum broken-patch roundtrip unexported tree-state results bench-report; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:host "$top/tests/tooling.sh" host "$variant"

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|host|hang|interrupt
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -240,6 +240,57 @@ host)
 			{ echo "$host: not the TCG bench"; cat "$scratch/plan"; exit 1; }
 	done
 	expect_fail "tcg or kvm" env BENCH_PRINT=1 ACCEL=hvf "$top/scripts/bench.sh"
+	;;
+bench-report)
+	# bench-report.py on made-up logs of one CPU: the TLBI rows and a
+	# flush_tlb_all() listed as a loss (TCG), then the same logs as a
+	# KVM run with perf stat's lines: ns in the headings, the hardware
+	# counters' table, no losses listed.
+	d=$scratch/bench-report
+	rm -rf "$d"
+	mkdir -p "$d/logs"
+	for v in n y f; do
+		case $v in n) x=10 ;; y) x=4 ;; f) x=6 ;; esac
+		{
+			echo "pcpu_bench: op add 8 dynamic $x.00"
+			echo "pcpu_bench: alloc 4 inorder 1000 500"
+			echo "memcg-bench: before Percpu: 100 kB"
+			echo "memcg-bench: created 10 insns ${x}000"
+			echo "memcg-bench: after Percpu: 200 kB"
+			echo "workload: fork ops 5 insns ${x}00000 cmd stress-ng --fork 1"
+			echo "bench-wall: 9 s"
+		} > "$d/logs/$v-max.log"
+		{
+			echo "workload: pingpong ops 10 insns 1000 cmd bench-loops pingpong 10"
+			echo "workload: memcg_churn ops 10 insns 2000 cmd bench-loops cgroups 10, 1 times"
+			echo "ipis: pingpong 20"
+			echo "perf: munmap cycles ${x}000"
+			echo "perf: munmap r34 n/a"
+		} > "$d/logs/$v-max-ipi.log"
+		full=0
+		[ $v = y ] && full=3
+		printf 'tlbi: mark 0 0.8.3.7=1\ntlbi: mark 1 0.8.3.0=%s 0.8.3.7=9\n' "$full" > "$d/logs/$v-max-ipi.tlbi"
+		printf 'meminfo: MemTotal: 1000 kB\nmeminfo: MemFree: 500 kB\n' > "$d/logs/$v-max-smp4.log"
+	done
+	echo "per-CPU kernel page tables: 3 levels, 28672 bytes per CPU" >> "$d/logs/y-max-smp4.log"
+	for b in bloat-o-meter bloat-o-meter-fixup; do
+		echo "Total: Before=1, After=1, chg +0.00%" > "$d/logs/$b.txt"
+	done
+	echo "accel=tcg" > "$d/logs/meta.txt"
+	rep() { PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$d/logs" "$d/out" > /dev/null; }
+	rep || { echo "the TCG report failed"; cat "$d/out/report.md"; exit 1; }
+	grep -q "^| TLBI VMALLE1IS | memcg_churn | 0 | 3 | 0 |" "$d/out/report.md" &&
+		grep -q "^- 3 TLBI VMALLE1IS (flush_tlb_all) in the cgroup churn on max, =n 0" "$d/out/report.md" &&
+		grep -q "instructions per operation, -cpu max" "$d/out/report.md" ||
+		{ echo "TCG: no TLBI rows or no flush_tlb_all() loss"; cat "$d/out/report.md"; exit 1; }
+	rm "$d/logs/"*.tlbi
+	echo "accel=kvm" > "$d/logs/meta.txt"
+	rep || { echo "the KVM report failed"; cat "$d/out/report.md"; exit 1; }
+	grep -q "^## this_cpu_\*(), ns per operation, -cpu host" "$d/out/report.md" &&
+		grep -q "^| munmap | cycles | 10000 | 4000 | 6000 |" "$d/out/report.md" &&
+		grep -q "^| munmap | r34 | n/a |" "$d/out/report.md" &&
+		grep -q "^- not listed: one run under KVM" "$d/out/report.md" ||
+		{ echo "KVM: not the ns headings, the counters or the losses left out"; cat "$d/out/report.md"; exit 1; }
 	;;
 hang)
 	variant=${2:?the hang test needs a built variant}
