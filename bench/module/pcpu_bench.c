@@ -73,6 +73,18 @@ static void report(const char *name, int size, const char *kind, u64 ns,
 		per100 / 100, per100 % 100);
 }
 
+/* LOOPS runs of @stmt (which may use the index __i) into @ns */
+#define BENCH_LOOP(ns, stmt) do {					\
+	unsigned int __i;						\
+	u64 __t0 = ktime_get_ns();					\
+									\
+	for (__i = 0; __i < loops; __i++) {				\
+		stmt;							\
+		barrier();						\
+	}								\
+	ns = ktime_get_ns() - __t0;					\
+} while (0)
+
 /*
  * Time LOOPS runs of @stmt on @v, a percpu lvalue.  Interrupts are off so
  * that the figure is the operation's own; the operation's instructions are
@@ -80,18 +92,12 @@ static void report(const char *name, int size, const char *kind, u64 ns,
  */
 #define BENCH_OP(name, v, kind, stmt) do {				\
 	unsigned long __flags;						\
-	unsigned int __i;						\
-	u64 __t0, __t1;							\
+	u64 __ns;							\
 									\
 	local_irq_save(__flags);					\
-	__t0 = ktime_get_ns();						\
-	for (__i = 0; __i < loops; __i++) {				\
-		stmt;							\
-		barrier();						\
-	}								\
-	__t1 = ktime_get_ns();						\
+	BENCH_LOOP(__ns, stmt);						\
 	local_irq_restore(__flags);					\
-	report(name, sizeof(v), kind, __t1 - __t0, empty);		\
+	report(name, sizeof(v), kind, __ns, empty);			\
 } while (0)
 
 #define BENCH_SIZE(v, kind) do {					\
@@ -131,16 +137,10 @@ DEFINE_STATIC_PERCPU_RWSEM(bench_rwsem);
 
 /* As BENCH_OP, interrupts on: the timer's ticks are in the figure */
 #define BENCH_API(name, stmt) do {					\
-	unsigned int __i;						\
-	u64 __t0, __t1;							\
+	u64 __ns;							\
 									\
-	__t0 = ktime_get_ns();						\
-	for (__i = 0; __i < loops; __i++) {				\
-		stmt;							\
-		barrier();						\
-	}								\
-	__t1 = ktime_get_ns();						\
-	report(name, 0, "api", __t1 - __t0, empty);			\
+	BENCH_LOOP(__ns, stmt);						\
+	report(name, 0, "api", __ns, empty);				\
 } while (0)
 
 static struct percpu_counter bench_counter;
