@@ -34,26 +34,9 @@ path_checks=modules_loop,kprobes,ftrace,livepatch,bpf_percpu
 
 passed=0
 failed=0
-mkdir -p "$LOGS/check"
-
-# t NAME CMD...: one test, announced as it starts (a kernel build or a
-# boot takes minutes) and timed.
-t() {
-	local name=$1 log start
-	shift
-	log=$LOGS/check/$(echo "$name" | tr -c 'A-Za-z0-9._\n-' '_').log
-	start=$SECONDS
-	echo "RUN  $name"
-	if "$@" > "$log" 2>&1; then
-		passed=$((passed + 1))
-		echo "PASS $name ($((SECONDS - start)) s)"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $name ($((SECONDS - start)) s, log: $log)"
-		grep -E '^error:' "$log" | sed 's/^/    /' || tail -n 5 "$log" | sed 's/^/    /'
-		return 1
-	fi
-}
+# Each test's output, for t (common.sh)
+test_logs=$LOGS/check
+mkdir -p "$test_logs"
 
 finish() {
 	echo "total $((SECONDS / 60)) min $((SECONDS % 60)) s"

@@ -47,6 +47,27 @@ kmake() {
 	make -C "$KSRC" "${llvm[@]}" CC="$cc" -j"$(nproc)" "$@"
 }
 
+# t NAME CMD...: one test of a suite (make check, the slow tests),
+# announced as it starts (a kernel build or a boot takes minutes), timed,
+# its output in $test_logs/NAME.log, counted in the caller's passed and
+# failed.
+t() {
+	local name=$1 log start
+	shift
+	log=$test_logs/$(echo "$name" | tr -c 'A-Za-z0-9._\n-' '_').log
+	start=$SECONDS
+	echo "RUN  $name"
+	if "$@" > "$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS $name ($((SECONDS - start)) s)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name ($((SECONDS - start)) s, log: $log)"
+		grep -E '^error:' "$log" | sed 's/^/    /' || tail -n 5 "$log" | sed 's/^/    /'
+		return 1
+	fi
+}
+
 # default_accel: kvm on an arm64 host whose /dev/kvm (KVM_DEVICE) this
 # user can open, else tcg (make bench's default; HOST_ARCH as in
 # host-tools.sh).

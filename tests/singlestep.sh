@@ -21,15 +21,8 @@ set -uo pipefail
 "$top/scripts/make-tree.sh" || die "no work tree made from patches/"
 passed=0
 failed=0
-check() {	# check NAME CMD...
-	if "${@:2}" > "$LOGS/singlestep-$1.out" 2>&1; then
-		passed=$((passed + 1))
-		echo "PASS $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $1 (log: $LOGS/singlestep-$1.out)"
-	fi
-}
+test_logs=$LOGS/singlestep
+mkdir -p "$test_logs"
 [ $# -gt 0 ] || set -- fixup y
 for v in "$@"; do
 	case $v in
@@ -47,14 +40,14 @@ for v in "$@"; do
 	for cpu in max cortex-a57; do
 		name=singlestep-$v-$cpu
 		log=$LOGS/$name.log
-		check "boot:$name" env QEMU_ARGS="-singlestep -icount shift=5,sleep=off" \
+		t "boot:$name" env QEMU_ARGS="-singlestep -icount shift=5,sleep=off" \
 			SMP=4 GUEST_CHECKS=${checks:-meminfo} BOOT_TIMEOUT=1800 \
 			"$top/scripts/boot-guest.sh" "singlestep-$v" "$cpu" "$name" \
 			'kunit.filter_glob=percpu_this_cpu*'
-		check "kunit:$name" env KSRC="$tree" "$top/scripts/kunit-results.sh" "$log"
+		t "kunit:$name" env KSRC="$tree" "$top/scripts/kunit-results.sh" "$log"
 		[ -z "$checks" ] ||
-			check "guest:$name:$checks" "$top/scripts/guest-results.py" --passed "/$checks" "${log%.log}.ktap"
-		check "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+			t "guest:$name:$checks" "$top/scripts/guest-results.py" --passed "/$checks" "${log%.log}.ktap"
+		t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
 	done
 done
