@@ -43,9 +43,11 @@ cp "$bb/usr/bin/busybox" "$root/bin/"
 # (make bench's report quotes it)
 cat "$bb/.deb" > "$root/packages" 2>/dev/null || echo "busybox-static (cached before its version was kept)" > "$root/packages"
 cp -r "$top/guest/init" "$top/guest/checks" "$root/"
-# The results channel's helpers: ours, and the kernel's own KTAP printer
+# The results channel's helpers (ours, and the kernel's own KTAP printer)
+# and the bench checks' (guest/bench.sh)
 mkdir -p "$root/lib"
-cp "$top/guest/ktap.sh" "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/lib/"
+cp "$top/guest/ktap.sh" "$top/guest/bench.sh" \
+	"$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh" "$root/lib/"
 # guest/checks/kexec's loader (busybox has no kexec), bpf_percpu's program
 # (no libbpf in the guest), kvm's VMM and loops' program.
 for prog in kexec-file bpf-percpu kvm-vcpus bench-loops; do
