@@ -116,13 +116,13 @@ else
 	fi
 fi
 # What is built, read now: the tree may move while the guests run
-[ -n "$print" ] || {
-base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
-series=$(git -C "$KSRC" rev-parse --short=12 series)
-npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
-fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
-fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
-}
+if [ -z "$print" ]; then
+	base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
+	series=$(git -C "$KSRC" rev-parse --short=12 series)
+	npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
+	fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
+	fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
+fi
 # tree VARIANT: the tree it is built from
 tree() {
 	if [ "$1" = f ]; then echo "$fixup_tree"; else echo "$KSRC"; fi
