@@ -5,8 +5,9 @@
  * depopulate costs in TLBIs).  Under TCG the TLB itself cannot be
  * measured; the invalidations the kernel issues can.
  *
- * A TLBI is SYS with op0 = 1 and CRn = 8 (or 9, the range and outer
- * shareable forms of FEAT_TLBIRANGE / FEAT_TLBIOS).  Each kind counted is
+ * A TLBI is SYS with op0 = 1 and CRn = 8 (the range and outer shareable
+ * forms of FEAT_TLBIRANGE / FEAT_TLBIOS too, by CRm) or 9 (the nXS forms
+ * of FEAT_XS).  Each kind counted is
  * named by op1, CRn, CRm, op2, e.g. VMALLE1IS (0,8,3,0), VAALE1IS
  * (0,8,3,7), VALE1IS (0,8,3,5), RVAALE1IS (0,8,2,7).
  *

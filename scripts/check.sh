@@ -10,7 +10,8 @@ unset ACCEL PRINT_QEMU
 
 # The one kernel every boot test runs: the series on, with the debug options.
 # With LLVM set (LLVM=-19 make check), the same tests on a clang build,
-# a kernel of its own; the static check and bench:quick stay gcc's.
+# a kernel of its own; the static check and the entry-fixup variant stay
+# gcc's.
 variant=lm-y-debug${LLVM:+-clang}
 fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug werror)	# werror last
 # The boots, CPU:VCPUS:ARGS:MACHINE.  CPU: max (LSE) or cortex-a57 (LL/SC).
@@ -187,7 +188,8 @@ elif [ -z "${LLVM:-}" ]; then
 	sed 's/^/    /' "$LOGS/check/fixup-tree.log"
 fi
 
-[ -n "${LLVM:-}" ] || t bench:quick env ACCEL=tcg BENCH_QUICK=1 "$top/scripts/bench.sh"
+# make bench's smoke run (BENCH_QUICK=1) is not here: its three kernels
+# of their own took a third of a cold CI run (README, "Slower tests").
 
 for tt in checksum broken-patch roundtrip unexported tree-state results bench-report; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"

@@ -7,40 +7,79 @@
 # hrtimer run often), or the slow emulation trips RCU's stall warnings.
 # Kernels without the debug options, whose lockdep would keep interrupts
 # masked most of the time:
-#   fixup:  the entry-fixup variant (bench/entry-fixup/), which must also
-#           have fixed up at least one sequence (debugfs'
-#           percpu_entry_fixups, guest/checks/entry_fixups);
-#   y:      the series with the local mapping, where an LL/SC loop is cut
-#           between its load and store-exclusive and an LSE atomic is not.
+#   fixup:   the entry-fixup variant (bench/entry-fixup/), which must also
+#            have fixed up at least one sequence (debugfs'
+#            percpu_entry_fixups, guest/checks/entry_fixups);
+#   y:       the series with the local mapping, where an LL/SC loop is cut
+#            between its load and store-exclusive and an LSE atomic is not;
+#   mutants: each of the two above with an operation that a move can
+#            leave on the old CPU's copy (MUTANTS below), which the
+#            torture's sentinels must catch: its torture must fail, on
+#            -cpu max.
 # On -cpu max (LSE) and cortex-a57 (LL/SC).  Builds build/out/singlestep-*.
 #
-# usage: singlestep.sh [fixup] [y]
+# usage: singlestep.sh [fixup] [y] [mutants]
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
+
+# TREE:PATCH: the fixup variant that leaves the register where it was, and
+# the series with the address computed from TPIDR, unguarded
+MUTANTS=${MUTANTS:-"fixup:$top/tests/mutants/singlestep/fixup-not-moved.patch
+	y:$top/tests/mutants/no-preempt-guard.patch"}
 
 "$top/scripts/make-tree.sh" || die "no work tree made from patches/"
 passed=0
 failed=0
 test_logs=$LOGS/singlestep
 mkdir -p "$test_logs"
-[ $# -gt 0 ] || set -- fixup y
+qemu_args="-singlestep -icount shift=5,sleep=off"
+
+# tree_of fixup|y: the tree the variant is built from
+tree_of() {
+	case $1 in
+	fixup)	"$top/scripts/entry-fixup-tree.sh" || die "no entry-fixup tree" ;;
+	y)	echo "$KSRC" ;;
+	esac
+}
+
+# frags_of fixup|y: its config fragments
+frags_of() {
+	case $1 in
+	fixup)	echo guest "$GEOMETRY" local-mapping-n entry-fixup entry-fixup-kunit werror ;;
+	y)	echo guest "$GEOMETRY" local-mapping-y series-kunit werror ;;
+	esac
+}
+
+# build VARIANT TREE FRAGMENT...
+build() {
+	local v=$1 tree=$2
+	shift 2
+	KSRC=$tree "$top/scripts/build-kernel.sh" "$v" "$@" &&
+		KSRC=$tree "$top/scripts/build-initramfs.sh" "$v" ||
+		die "$v did not build"
+}
+
+# torture_caught LOG: the torture failed on the sentinels' counter
+torture_caught() {
+	grep -aq "pinned: an operation landed in another CPU's copy" "$1" &&
+		grep -aqE "not ok [0-9]+ this_cpu_test_torture" "$1"
+}
+
+[ $# -gt 0 ] || set -- fixup y mutants
 for v in "$@"; do
 	case $v in
-	fixup)	tree=$("$top/scripts/entry-fixup-tree.sh") || die "no entry-fixup tree"
-		frags=(guest "$GEOMETRY" local-mapping-n entry-fixup entry-fixup-kunit werror)
-		checks=entry_fixups ;;
-	y)	tree=$KSRC
-		frags=(guest "$GEOMETRY" local-mapping-y series-kunit werror)
-		checks= ;;
-	*)	die "usage: singlestep.sh [fixup] [y]" ;;
+	fixup)	checks=entry_fixups ;;
+	y)	checks= ;;
+	mutants) continue ;;
+	*)	die "usage: singlestep.sh [fixup] [y] [mutants]" ;;
 	esac
-	KSRC=$tree "$top/scripts/build-kernel.sh" "singlestep-$v" "${frags[@]}" &&
-		KSRC=$tree "$top/scripts/build-initramfs.sh" "singlestep-$v" ||
-		die "singlestep-$v did not build"
+	tree=$(tree_of "$v")
+	# shellcheck disable=SC2046
+	build "singlestep-$v" "$tree" $(frags_of "$v")
 	for cpu in max cortex-a57; do
 		name=singlestep-$v-$cpu
 		log=$LOGS/$name.log
-		t "boot:$name" env QEMU_ARGS="-singlestep -icount shift=5,sleep=off" \
+		t "boot:$name" env QEMU_ARGS="$qemu_args" \
 			SMP=4 GUEST_CHECKS=${checks:-meminfo} BOOT_TIMEOUT=1800 \
 			"$top/scripts/boot-guest.sh" "singlestep-$v" "$cpu" "$name" \
 			'kunit.filter_glob=percpu_this_cpu*'
@@ -51,5 +90,36 @@ for v in "$@"; do
 		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
 	done
 done
+
+case " $* " in *" mutants "*)
+	mtree=$BUILD/singlestep-mutant-tree
+	for m in $MUTANTS; do
+		v=${m%%:*}
+		patch=${m#*:}
+		name=singlestep-mutant-$(basename "$patch" .patch)
+		log=$LOGS/$name.log
+		tree=$(tree_of "$v")
+		base=$(git -C "$tree" rev-parse HEAD)
+		[ -e "$mtree/.git" ] || git -C "$KSRC" worktree add -q --detach "$mtree" "$base" ||
+			die "cannot make the worktree $mtree"
+		git -C "$mtree" checkout -q -f --detach "$base"
+		if ! git -C "$mtree" apply "$patch"; then
+			failed=$((failed + 1))
+			echo "FAIL $name: $(basename "$patch") does not apply to the $v tree"
+			continue
+		fi
+		# shellcheck disable=SC2046
+		build singlestep-mutant "$mtree" $(frags_of "$v")
+		checks=meminfo
+		[ "$v" = fixup ] && checks=entry_fixups
+		QEMU_ARGS="$qemu_args" SMP=4 GUEST_CHECKS=$checks BOOT_TIMEOUT=1800 \
+			"$top/scripts/boot-guest.sh" singlestep-mutant max "$name" \
+			'kunit.filter_glob=percpu_this_cpu*' > "$test_logs/$name.log" 2>&1
+		grep -a "this_cpu_test_torture:\|entry_fixups:\|pinned:" "$log" | tr -d '\r'
+		t "caught:$name" torture_caught "$log"
+	done
+	[ ! -e "$mtree/.git" ] || git -C "$mtree" checkout -q -f --detach "$base"
+	;;
+esac
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
