@@ -384,7 +384,8 @@ def main():
             out += [f"## Hardware counters, -cpu {cpu_name(c)} (perf stat -a in the guest)",
                     "", "Counted by the guest's PMU around each loop, both "
                     "CPUs; n/a: the PMU lacks the event (QEMU's TCG PMU has "
-                    "no TLB events).", ""]
+                    "no TLB events, and reads 0 for the raw walk events "
+                    "r34 and r35, which it takes but does not count).", ""]
             out += heads("loop", "event")
             for k in keys:
                 vals = [p[v]["perf"][k] for v in vs]
