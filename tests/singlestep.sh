@@ -14,7 +14,7 @@
 #            between its load and store-exclusive and an LSE atomic is not;
 #   mutants: each of the two above with an operation that a move can
 #            leave on the old CPU's copy (MUTANTS below), which the
-#            torture's sentinels must catch: its torture must fail, on
+#            torture's hrtimer holds must catch: its torture must fail, on
 #            -cpu max.
 # On -cpu max (LSE) and cortex-a57 (LL/SC).  Builds build/out/singlestep-*.
 #
@@ -50,6 +50,20 @@ frags_of() {
 	esac
 }
 
+# checks_of fixup|y: the guest checks of its boots
+checks_of() {
+	case $1 in
+	fixup)	echo entry_fixups ;;
+	y)	echo meminfo ;;
+	esac
+}
+
+# boot KERNEL CPU NAME CHECKS: a single-step boot that runs the torture
+boot() {
+	QEMU_ARGS="$qemu_args" SMP=4 GUEST_CHECKS=$4 BOOT_TIMEOUT=1800 \
+		"$top/scripts/boot-guest.sh" "$1" "$2" "$3" 'kunit.filter_glob=percpu_this_cpu*'
+}
+
 # build VARIANT TREE FRAGMENT...
 build() {
 	local v=$1 tree=$2
@@ -68,23 +82,20 @@ torture_caught() {
 [ $# -gt 0 ] || set -- fixup y mutants
 for v in "$@"; do
 	case $v in
-	fixup)	checks=entry_fixups ;;
-	y)	checks= ;;
+	fixup|y) ;;
 	mutants) continue ;;
 	*)	die "usage: singlestep.sh [fixup] [y] [mutants]" ;;
 	esac
+	checks=$(checks_of "$v")
 	tree=$(tree_of "$v")
 	# shellcheck disable=SC2046
 	build "singlestep-$v" "$tree" $(frags_of "$v")
 	for cpu in max cortex-a57; do
 		name=singlestep-$v-$cpu
 		log=$LOGS/$name.log
-		t "boot:$name" env QEMU_ARGS="$qemu_args" \
-			SMP=4 GUEST_CHECKS=${checks:-meminfo} BOOT_TIMEOUT=1800 \
-			"$top/scripts/boot-guest.sh" "singlestep-$v" "$cpu" "$name" \
-			'kunit.filter_glob=percpu_this_cpu*'
+		t "boot:$name" boot "singlestep-$v" "$cpu" "$name" "$checks"
 		t "kunit:$name" env KSRC="$tree" "$top/scripts/kunit-results.sh" "$log"
-		[ -z "$checks" ] ||
+		[ "$checks" != entry_fixups ] ||
 			t "guest:$name:$checks" "$top/scripts/guest-results.py" --passed "/$checks" "${log%.log}.ktap"
 		t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
 		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
@@ -110,11 +121,7 @@ case " $* " in *" mutants "*)
 		fi
 		# shellcheck disable=SC2046
 		build singlestep-mutant "$mtree" $(frags_of "$v")
-		checks=meminfo
-		[ "$v" = fixup ] && checks=entry_fixups
-		QEMU_ARGS="$qemu_args" SMP=4 GUEST_CHECKS=$checks BOOT_TIMEOUT=1800 \
-			"$top/scripts/boot-guest.sh" singlestep-mutant max "$name" \
-			'kunit.filter_glob=percpu_this_cpu*' > "$test_logs/$name.log" 2>&1
+		boot singlestep-mutant max "$name" "$(checks_of "$v")" > "$test_logs/$name.log" 2>&1
 		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
 		t "caught:$name" torture_caught "$log"
 	done
