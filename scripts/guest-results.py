@@ -22,6 +22,7 @@ usage: guest-results.py [--doc N] [--summary | --complete | --list |
                the test it names, not by a guest that died)
 """
 import argparse
+import itertools
 import os
 import re
 import sys
@@ -71,6 +72,17 @@ def finished(test):
                  got == test.expected_count and not test.counts.errors)
 
 
+def why(test, path):
+    """The diagnostics a failed test and the failed tests under it left (a
+    KUnit case's failed expectations, the end of a check's output)."""
+    for line in test.log:
+        if line.strip():
+            yield f"{path}: {line.strip()}"
+    for sub in test.subtests:
+        if sub.status not in (TestStatus.SUCCESS, TestStatus.SKIPPED):
+            yield from why(sub, f"{path}/{sub.name}")
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("usage: ")[1])
     ap.add_argument("--doc", type=int, default=-1)
@@ -116,7 +128,12 @@ def main():
             sys.exit(f"error: no result for {name}")
         ok = [t.status == TestStatus.SUCCESS for t in found]
         if args.passed and not all(ok):
-            sys.exit(f"error: {name} failed")
+            # As error: lines, the ones CI shows (common.sh's t), 40 at most
+            print(f"error: {name} failed")
+            lines = (line for t in found for line in why(t, name))
+            for line in itertools.islice(lines, 40):
+                print(f"error:   {line}")
+            sys.exit(1)
         if args.failed and all(ok):
             sys.exit(f"error: {name} passed")
         return 0

@@ -157,7 +157,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$top/scripts/boot-guest.sh" \
 	;;
 results)
 	# guest-results.py fails on a guest that died, a failed case nested
-	# two levels down, and reads a kexec's second document and a
+	# two levels down (and prints what it and its check left), and reads a kexec's second document and a
 	# hibernation's two files as the guest wrote them.
 	r() { "$top/scripts/guest-results.py" "$@"; }
 	d=$scratch/results
@@ -174,8 +174,11 @@ results)
 	        # Subtest: percpu_local_mapping
 	        1..2
 	        ok 1 pcpu_local_test_static
+	        # pcpu_local_test_dynamic: EXPECTATION FAILED at mm/tests/percpu_local_kunit.c:99
+	        Expected addr == laddr, but
 	        not ok 2 pcpu_local_test_dynamic
 	    not ok 1 percpu_local_mapping
+	# > kunit_modules: percpu_local_mapping failed
 	not ok 1 kunit_modules
 	EOK
 	r --complete "$d/nested.ktap"
@@ -185,6 +188,11 @@ results)
 	expect_fail "no result for /pcpu_local_test_dynamic" r --failed /pcpu_local_test_dynamic "$d/nested.ktap"
 	expect_fail "pcpu_local_test_dynamic failed" r --passed pcpu_local_test_dynamic "$d/nested.ktap"
 	expect_fail "no result for /hotplug" r --failed /hotplug "$d/nested.ktap"
+	# what CI shows of a failed check: its output's end and its cases' logs
+	expect_fail "error:   /kunit_modules: # > kunit_modules: percpu_local_mapping failed" \
+		r --passed /kunit_modules "$d/nested.ktap"
+	expect_fail "error:   /kunit_modules/percpu_local_mapping/pcpu_local_test_dynamic: Expected addr == laddr" \
+		r --passed /kunit_modules "$d/nested.ktap"
 	# kexec: the first kernel's document ends in the middle
 	{ printf 'KTAP version 1\n1..1\n'; printf 'KTAP version 1\n1..1\nok 1 kexeced\n'; } > "$d/kexec.ktap"
 	r "$d/kexec.ktap"
