@@ -163,6 +163,8 @@ int main(void)
 	union bpf_attr a;
 	cpu_set_t set;
 
+	/* A line at a time: guest/init pipes a check's output through tee */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&a, 0, sizeof(a));
 	a.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
 	a.key_size = sizeof(key);

@@ -31,9 +31,8 @@ export SMP=${SMP:-4}
 # and the next kernel takes them over; without EFI's persistent memory
 # reservations (QEMU boots the kernel directly) nothing keeps them out of
 # the new kernel's way, and its LPI property table memset (0xc2 bytes) lands
-# wherever the first kernel had it: in the new kernel's text, here.  Added
-# to the caller's QEMU_MACHINE (make matrix's mte=on).
-export QEMU_MACHINE=${QEMU_MACHINE:-virt,gic-version=3},its=off
+# wherever the first kernel had it: in the new kernel's text, here.
+export QEMU_MACHINE=virt,gic-version=3,its=off
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 GUEST_CHECKS=kexec "$top/scripts/boot-guest.sh" "$variant" "$cpu" "kexec-$cpu" \
 	guest.kexec=$kernel,$offset,$initrd || die "the guest failed (log: $log)"

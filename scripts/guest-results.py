@@ -57,10 +57,15 @@ def walk(test, path=""):
         yield from walk(sub, name)
 
 
-def find(test, name):
+def found_paths(test, name):
+    """(path, test) for each test NAME names"""
     if name.startswith("/"):
-        return [t for p, t in walk(test) if "/" + p == name]
-    return [t for p, t in walk(test) if t.name == name or p == name]
+        return [(p, t) for p, t in walk(test) if "/" + p == name]
+    return [(p, t) for p, t in walk(test) if t.name == name or p == name]
+
+
+def find(test, name):
+    return [t for _, t in found_paths(test, name)]
 
 
 def finished(test):
@@ -74,7 +79,8 @@ def finished(test):
 
 def why(test, path):
     """The diagnostics a failed test and the failed tests under it left (a
-    KUnit case's failed expectations, the end of a check's output)."""
+    KUnit case's failed expectations, the end of a check's output), each
+    with the path of the test that left it."""
     for line in test.log:
         if line.strip():
             yield f"{path}: {line.strip()}"
@@ -128,11 +134,14 @@ def main():
             sys.exit(f"error: no result for {name}")
         ok = [t.status == TestStatus.SUCCESS for t in found]
         if args.passed and not all(ok):
-            # As error: lines, the ones CI shows (common.sh's t), 40 at most
-            print(f"error: {name} failed")
-            lines = (line for t in found for line in why(t, name))
+            # As error: lines, the ones CI shows (common.sh's t), 40 at
+            # most, on stderr like the rest (make matrix keeps stdout)
+            print(f"error: {name} failed", file=sys.stderr)
+            lines = (line for p, t in found_paths(test, name)
+                     if t.status not in (TestStatus.SUCCESS, TestStatus.SKIPPED)
+                     for line in why(t, "/" + p))
             for line in itertools.islice(lines, 40):
-                print(f"error:   {line}")
+                print(f"error:   {line}", file=sys.stderr)
             sys.exit(1)
         if args.failed and all(ok):
             sys.exit(f"error: {name} passed")

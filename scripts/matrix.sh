@@ -22,12 +22,7 @@ set -uo pipefail
 unset ACCEL PRINT_QEMU	# boots under TCG, run for real
 
 # GEOMETRY:EXTRA-FRAGMENTS (comma-separated; Debian's 16K and RT choices
-# need EXPERT to be visible to merge_config).  Not in the list:
-# debian-arm64:kasan-hw-tags.  The series leaves the option off with
-# hardware tag-based KASAN, because the base kernel with it dies at boot
-# under QEMU 7.2 with mte=on (a KASAN report in kmem_cache_init()'s
-# bootstrap(), then a BUG in param_sysfs_builtin_init()), with or without
-# the series; it is there to run where that works.
+# need EXPERT to be visible to merge_config).
 all="debian-arm64: geometry-4k-52-4096: geometry-4k-39: geometry-4k-48:
      debian-arm64-16k:expert geometry-16k-47:expert
      geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert
@@ -64,16 +59,10 @@ lifecycle() {
 # kexec, hibernate, memhotplug" cells.  A kernel with more than Debian's
 # 512 CPUs boots with NR_CPUS possible CPUs, 4 of them online
 # (scripts/possible-cpus-dtb.sh, no NUMA): 4096 take 4G of memory and
-# some 15 minutes of TCG.  Hardware tag-based KASAN needs MTE: -cpu max
-# gets QEMU's tag memory (mte=on), for the lifecycle boots too; on
-# cortex-a57 the kernel runs without KASAN.
+# some 15 minutes of TCG.
 boot_one() {
 	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout nr
 	local qemu_args mem=1G timeout=${BOOT_TIMEOUT:-600} args=
-	local QEMU_MACHINE=virt,gic-version=3
-	grep -q '^CONFIG_KASAN_HW_TAGS=y' "$BUILD/out/$1/.config" && [ "$2" = max ] &&
-		QEMU_MACHINE=$QEMU_MACHINE,mte=on
-	export QEMU_MACHINE
 	qemu_args=$(numa_nodes 4)
 	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$BUILD/out/$1/.config")
 	if [ "$nr" -gt 512 ] && "$top/scripts/possible-cpus-dtb.sh" "$dir/$3.dtb" "$nr" "$2" 4; then
@@ -91,10 +80,6 @@ boot_one() {
 		"$top/scripts/guest-results.py" --passed /percpu_test "${log%.log}.ktap" 2> /dev/null && kunit=pass
 	"$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" 2> /dev/null && hotplug=pass
 	"$top/scripts/log-clean.sh" "$log" > "$dir/$3.clean" 2>&1 && clean=pass
-	# A KASAN that never came on would pass every check
-	case $QEMU_MACHINE in *mte=on*)
-		grep -q 'KernelAddressSanitizer initialized (hw-tags' "$log" || clean=fail ;;
-	esac
 	if [ -n "$layout" ]; then
 		echo "$layout | $kunit, $hotplug, $clean | $(lifecycle "$@")"
 	else

@@ -157,8 +157,9 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$top/scripts/boot-guest.sh" \
 	;;
 results)
 	# guest-results.py fails on a guest that died, a failed case nested
-	# two levels down (and prints what it and its check left), and reads a kexec's second document and a
-	# hibernation's two files as the guest wrote them.
+	# two levels down (and prints what it and its check left), and reads
+	# a kexec's second document and a hibernation's two files as the
+	# guest wrote them.
 	r() { "$top/scripts/guest-results.py" "$@"; }
 	d=$scratch/results
 	mkdir -p "$d"
