@@ -57,15 +57,11 @@ def walk(test, path=""):
         yield from walk(sub, name)
 
 
-def found_paths(test, name):
+def find(test, name):
     """(path, test) for each test NAME names"""
     if name.startswith("/"):
         return [(p, t) for p, t in walk(test) if "/" + p == name]
     return [(p, t) for p, t in walk(test) if t.name == name or p == name]
-
-
-def find(test, name):
-    return [t for _, t in found_paths(test, name)]
 
 
 def finished(test):
@@ -132,12 +128,12 @@ def main():
         found = find(test, name)
         if not found:
             sys.exit(f"error: no result for {name}")
-        ok = [t.status == TestStatus.SUCCESS for t in found]
+        ok = [t.status == TestStatus.SUCCESS for _, t in found]
         if args.passed and not all(ok):
             # As error: lines, the ones CI shows (common.sh's t), 40 at
             # most, on stderr like the rest (make matrix keeps stdout)
             print(f"error: {name} failed", file=sys.stderr)
-            lines = (line for p, t in found_paths(test, name)
+            lines = (line for p, t in found
                      if t.status not in (TestStatus.SUCCESS, TestStatus.SKIPPED)
                      for line in why(t, "/" + p))
             for line in itertools.islice(lines, 40):
