@@ -17,17 +17,18 @@ if [ -n "${KCSAN_VARIANT:-}" ]; then
 	log=$filtered
 fi
 # One warning of the base kernel is let through (guest/checks/kvm): KVM
-# finding a vCPU loaded twice after vcpu_load() was preempted, with VHE.
-# Its block, from the WARNING to the end of its trace, is left out when
-# the trace is that one; the log is kept whole.
+# finding a vCPU loaded twice when it is loaded again after a preemption
+# (kvm_sched_in() from preempt_schedule(), in vcpu_load() or in the run
+# loop), with VHE.  Its block, from the WARNING to the end of its trace,
+# is left out when the trace is that one; the log is kept whole.
 awk -v name="$name" '
 /WARNING: arch\/arm64\/kvm\/debug.c:[0-9]+ at kvm_vcpu_load_debug/ { held = 1; block = ""; sig = 0 }
 held {
 	block = block $0 "\n"
-	if ($0 ~ /^ *preempt_schedule\+/ || $0 ~ /^ *vcpu_load\+/) sig++
+	if ($0 ~ /^ *preempt_schedule\+/ || $0 ~ /^ *kvm_sched_in\+/) sig++
 	if ($0 ~ /---\[ end trace/) {
 		held = 0
-		if (sig == 2) print "known base splat: " name ": kvm_vcpu_load_debug() after a preempted vcpu_load()" > "/dev/stderr"
+		if (sig == 2) print "known base splat: " name ": kvm_vcpu_load_debug() on a load after a preemption" > "/dev/stderr"
 		else printf "%s", block
 	}
 	next
