@@ -5,14 +5,20 @@ variant (refcode/pcpu_ref.c, built by build-kernel.sh).
 A this_cpu_*() operation must run no preemption or CPU-number code of its
 own: no mrs (TPIDR_EL1, or SP_EL0 for preempt_count), no call, and no
 branch but those of an LL/SC loop (backwards to its load-exclusive, or
-forwards out of it).  The series' targets on top (issue "Address space
-v2"): a percpu pointer is its local address, so this_cpu_add() on a dynamic
-pointer is the atomic alone; a static variable's this_cpu_read() is adrp and
-ldr, its this_cpu_inc() at most STATIC_INC_MAX in all (adrp, add, mov,
-atomic).  Counts are of the LSE form: the LL/SC loop, inlined in .text, is one
-atomic once the alternative is applied, the rest is identical.  A torture
-test under TCG rarely catches a missing preemption guard (the window is a
-few instructions inside one translation block), this check always does.
+forwards out of it) and the LSE/LL-SC choice: a b at an
+ARM64_HAS_LSE_ATOMICS alternative_has_cap_likely() site (patched to a nop
+on LSE CPUs) to the out-of-line LL/SC sequence, which ends in a ret or a b
+back.  With the local mapping no sequence may be an in-place LSE
+alternative (ARM64_LSE_ATOMIC_INSN): without preempt_disable() a task can
+sleep inside one while apply_alternatives_all() rewrites it.  The series'
+targets on top (issue "Address space v2"): a percpu pointer is its local
+address, so this_cpu_add() on a dynamic pointer is the atomic alone; a
+static variable's this_cpu_read() is adrp and ldr, its this_cpu_inc() at
+most STATIC_INC_MAX in all (adrp, add, mov, atomic).  Counts are of the LSE
+form: the path with the branch patched out (an in-place LL/SC loop counts
+as the one atomic that replaces it).  A torture test under TCG rarely
+catches a missing preemption guard (the window is a few instructions
+inside one translation block), this check always does.
 
 In a KASAN build the one call allowed is a KASAN check in
 this_cpu_try_cmpxchg(), on *ovalp, the caller's memory: every percpu access
@@ -61,10 +67,40 @@ def functions(ko):
         if m and cur is not None:
             cur.append((int(m.group(1), 16), m.group(2), m.group(3)))
     for name, insns in funcs.items():
-        rets = [i for i, x in enumerate(insns) if x[1] == "ret"]
-        if rets:
-            del insns[rets[-1] + 1:]
+        ends = [i for i, x in enumerate(insns) if x[1] in ("ret", "b")]
+        if ends:
+            del insns[ends[-1] + 1:]
     return {n: i for n, i in funcs.items() if n.startswith("pcpu_ref_")}
+
+
+def lse_sites(ko, lse_cap):
+    """{.text offset: in place?} of the module's ARM64_HAS_LSE_ATOMICS
+    alternatives: an entry is 12 bytes, the site's place relocated against
+    .text, the cpucap at byte 8 (bit 15: a callback, which
+    alternative_has_cap_likely() uses; without it, patched in place)."""
+    cross = os.environ.get("CROSS_COMPILE", "aarch64-linux-gnu-")
+    hexdump = subprocess.run([cross + "readelf", "-x", ".altinstructions", ko],
+                             check=True, capture_output=True, text=True).stdout
+    raw = b""
+    for line in hexdump.splitlines():
+        m = re.match(r"^\s+0x[0-9a-f]+ ((?:[0-9a-f]{1,8} ){1,4})", line)
+        if m:
+            raw += bytes.fromhex("".join(m.group(1).split()))
+    relocs = subprocess.run([cross + "readelf", "-rW", ko], check=True,
+                            capture_output=True, text=True).stdout
+    sites, inside = {}, False
+    for line in relocs.splitlines():
+        if line.startswith("Relocation section"):
+            inside = "'.rela.altinstructions'" in line
+            continue
+        m = re.match(r"^([0-9a-f]+)\s+\S+\s+R_AARCH64_PREL32\s+\S+\s+\.text \+ ([0-9a-f]+)$",
+                     line.strip())
+        if inside and m and int(m.group(1), 16) % 12 == 0:
+            off = int(m.group(1), 16)
+            cap = int.from_bytes(raw[off + 8:off + 10], "little")
+            if cap & 0x7fff == lse_cap:
+                sites[int(m.group(2), 16)] = not cap & 0x8000
+    return sites
 
 
 def branch_target(operands):
@@ -72,7 +108,7 @@ def branch_target(operands):
     return int(m.group(1), 16) if m else None
 
 
-def check(name, insns, kasan=False, kcsan=False):
+def check(name, insns, sites, kasan=False, kcsan=False, local=False):
     """(errors, total, besides): total counts the LSE form."""
     errors = []
     if kcsan:
@@ -86,6 +122,21 @@ def check(name, insns, kasan=False, kcsan=False):
         if len(loads) <= 1 and len(stores) <= 1:
             insns = [x for x in insns if x not in calls]
     addrs = {a: mn for a, mn, _ in insns}
+    # The LSE/LL-SC choice: the branch to the out-of-line LL/SC sequence,
+    # which runs to its first ret or b (its way back) after the loop.
+    choice, ool = None, None
+    for a, mn, ops in insns:
+        if a not in sites:
+            continue
+        if sites[a] and local:
+            errors.append(f"{a:x}: LSE alternative patched in place: {mn} {ops}")
+        if not sites[a] and mn == "b" and (branch_target(ops) or 0) > a:
+            choice = a
+            start = branch_target(ops)
+            rest = [x for x in insns if x[0] >= start]
+            ends = [x[0] for x in rest if x[1] in ("ret", "b") and
+                    any(EXCL_LOAD.match(y[1]) for y in rest if y[0] < x[0])]
+            ool = (start, ends[0] if ends else insns[-1][0])
     loads = [a for a, mn, _ in insns if EXCL_LOAD.match(mn)]
     loop = None
     if loads:
@@ -99,18 +150,27 @@ def check(name, insns, kasan=False, kcsan=False):
             if prev and prev[0][1] == "prfm":
                 start -= 4
             loop = (start, max(closing))
+    if local and loop and not ool:
+        errors.append("an LL/SC loop without the LSE/LL-SC choice")
+    if ool and not (loop and ool[0] <= loop[0] and loop[1] <= ool[1]):
+        errors.append(f"{choice:x}: the LSE/LL-SC branch does not lead to an LL/SC loop")
     for a, mn, ops in insns:
+        t = branch_target(ops)
+        if a == choice:
+            continue
+        if ool and a == ool[1] and mn == "b" and t is not None and choice < t < ool[0]:
+            continue
         if FORBIDDEN.match(mn):
             errors.append(f"{a:x}: {mn} {ops}")
         elif COND_BRANCH.match(mn):
-            t = branch_target(ops)
             inside = loop and loop[0] <= a <= loop[1]
             back_ok = t is not None and t <= a and EXCL_LOAD.match(addrs.get(t, ""))
             fwd_ok = t is not None and t > a and loop and t <= loop[1] + 4
             if not inside or not (back_ok or fwd_ok):
                 errors.append(f"{a:x}: branch outside an LL/SC loop: {mn} {ops}")
-    counted = [(a, mn) for a, mn, _ in insns if not NOT_COUNTED.match(mn)]
-    if loop:
+    counted = [(a, mn) for a, mn, _ in insns if not NOT_COUNTED.match(mn) and
+               a != choice and not (ool and ool[0] <= a <= ool[1])]
+    if loop and not ool:
         besides = len([1 for a, _ in counted if not loop[0] <= a <= loop[1]])
         total = besides + 1
     else:
@@ -137,7 +197,7 @@ def main():
         sys.exit(__doc__)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build = os.environ.get("BUILD", os.path.join(top, "build"))
-    funcs, kasan, kcsan = {}, {}, {}
+    funcs, kasan, kcsan, local, sites = {}, {}, {}, {}, {}
     for v in variants:
         ko = os.path.join(build, "out", v, "refcode", "pcpu_ref.ko")
         if not os.path.exists(ko):
@@ -147,6 +207,13 @@ def main():
             config = f.read()
             kasan[v] = "CONFIG_KASAN=y\n" in config
             kcsan[v] = "CONFIG_KCSAN=y\n" in config
+            local[v] = "CONFIG_PERCPU_LOCAL_MAPPING=y\n" in config
+        caps = os.path.join(build, "out", v, "arch/arm64/include/generated/asm/cpucap-defs.h")
+        with open(caps) as f:
+            m = re.search(r"^#define ARM64_HAS_LSE_ATOMICS\s+(\d+)$", f.read(), re.M)
+        if not m:
+            sys.exit(f"error: no ARM64_HAS_LSE_ATOMICS in {caps}")
+        sites[v] = lse_sites(ko, int(m.group(1)))
         if not funcs[v]:
             sys.exit(f"error: no pcpu_ref_* function in {ko}")
 
@@ -162,7 +229,8 @@ def main():
                 cols.append(f" {'-':>24}")
                 errors.append(f"{v}: missing")
                 continue
-            errs, total, besides = check(name, funcs[v][name], kasan[v], kcsan[v])
+            errs, total, besides = check(name, funcs[v][name], sites[v],
+                                         kasan[v], kcsan[v], local[v])
             if targets and not kcsan[v]:
                 errs += target_errors(name, total, besides)
             cols.append(f" {total:>12}{besides:>12}")

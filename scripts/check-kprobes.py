@@ -6,7 +6,9 @@ The guest puts a kprobe on every instruction of the functions and prints
 each offset kprobes refused ("kprobes: refused FUNC+OFF") and each probe's
 hits ("kprobes: hits lm_FUNC_OFF N").  This script rebuilds the text the
 CPU runs: vmlinux's, with the LSE atomics' alternatives (.altinstructions,
-cpucap ARM64_HAS_LSE_ATOMICS) applied for an LSE CPU (--lse).  Then:
+cpucap ARM64_HAS_LSE_ATOMICS) applied for an LSE CPU (--lse): an in-place
+one replaced, and the branch of alternative_has_cap_likely() to the LL/SC
+sequence made a nop, as alt_cb_patch_nops() does.  Then:
 
 - the refused offsets must be exactly those kprobes' rules refuse on that
   text (arch/arm64/kernel/probes/decode-insn.c, decoded from the encodings
@@ -15,9 +17,10 @@ cpucap ARM64_HAS_LSE_ATOMICS) applied for an LSE CPU (--lse).  Then:
   ftrace's call site (the entry's second nop: arm64 has no
   KPROBES_ON_FTRACE).  A probe placed inside an LL/SC loop, or refused
   for no rule, fails;
-- on an LSE CPU, every LSE atomic of a patched alternative that kprobes
-  takes must have been hit (the suite ran it, stepped out of line), and
-  there must be some; on an LL/SC CPU there must be exclusive sequences.
+- on an LSE CPU, every LSE atomic of a patched alternative (or the first
+  within 8 instructions after a branch made a nop) that kprobes takes
+  must have been hit (the suite ran it, stepped out of line), and there
+  must be some; on an LL/SC CPU there must be exclusive sequences.
 
 Jump-label and static-call sites, and blacklisted functions, which kprobes
 also refuses, are not modelled: none is in the probed functions, and one
@@ -132,17 +135,24 @@ class Elf:
         raise KeyError("no section holds %#x" % addr)
 
 
+CB_BIT = 1 << 15	# ARM64_CB_BIT: a callback alternative
+
+
 def lse_alternatives(elf, cap, start, end):
-    """(offset in the function, replacement words) of each ARM64_HAS_LSE_ATOMICS
-    alternative in [start, end)."""
+    """(offset in the function, replacement words, a callback's?) of each
+    ARM64_HAS_LSE_ATOMICS alternative in [start, end): the one callback
+    alternative_has_cap_likely() uses, alt_cb_patch_nops(), writes nops."""
     base, table = elf.section(".altinstructions")
     out = []
     for i in range(0, len(table), 12):
         orig_off, alt_off, cpucap, orig_len, alt_len = struct.unpack_from("<iiHBB", table, i)
         orig = base + i + orig_off
-        if cpucap != cap or not start <= orig < end:
+        if cpucap & ~CB_BIT != cap or not start <= orig < end:
             continue
-        out.append((orig - start, elf.words(base + i + 4 + alt_off, alt_len // 4)))
+        if cpucap & CB_BIT:
+            out.append((orig - start, [NOP] * (orig_len // 4), True))
+        else:
+            out.append((orig - start, elf.words(base + i + 4 + alt_off, alt_len // 4), False))
     return out
 
 
@@ -176,11 +186,18 @@ def main():
         text = elf.words(start, size // 4)
         patched = set()
         if lse:
-            for off, repl in lse_alternatives(elf, lse_cap, start, start + size):
+            branches = []
+            for off, repl, cb in lse_alternatives(elf, lse_cap, start, start + size):
                 for k, w in enumerate(repl):
                     text[off // 4 + k] = w
                     if is_lse_atomic(w):
                         patched.add(off + 4 * k)
+                if cb:
+                    branches.append(off // 4 + len(repl))
+            for b in branches:
+                nxt = [j for j in range(b, min(b + 8, len(text))) if is_lse_atomic(text[j])]
+                if nxt:
+                    patched.add(4 * nxt[0])
         entry = 1 if text[0] == BTI_C else 0
         ftrace_site = 4 * (entry + 1) if text[entry:entry + 2] == [NOP, NOP] else None
         for i, w in enumerate(text):
