@@ -10,7 +10,12 @@ ARM64_HAS_LSE_ATOMICS alternative_has_cap_likely() site (patched to a nop
 on LSE CPUs) to the out-of-line LL/SC sequence, which ends in a ret or a b
 back.  With the local mapping no sequence may be an in-place LSE
 alternative (ARM64_LSE_ATOMIC_INSN): without preempt_disable() a task can
-sleep inside one while apply_alternatives_all() rewrites it.  The series'
+sleep inside one while apply_alternatives_all() rewrites it; and every
+operation but a read or a write must be that choice, with exactly one LSE
+atomic on the path the nop leaves, an LL/SC loop out of line, and the way
+back after the atomic.  One operation a function, as refcode/ has them,
+with the LL/SC sequence after the choice, as gcc and clang place the
+unlikely side.  The series'
 targets on top (issue "Address space v2"): a percpu pointer is its local
 address, so this_cpu_add() on a dynamic pointer is the atomic alone; a
 static variable's this_cpu_read() is adrp and ldr, its this_cpu_inc() at
@@ -44,6 +49,9 @@ STATIC_READ_MAX = int(os.environ.get("STATIC_READ_MAX", "2"))
 STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "4"))
 
 EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
+LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
+# The operations that are one load or one store, and need no atomic
+PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static)")
 COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
 FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
 NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
@@ -154,11 +162,20 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
         errors.append("an LL/SC loop without the LSE/LL-SC choice")
     if ool and not (loop and ool[0] <= loop[0] and loop[1] <= ool[1]):
         errors.append(f"{choice:x}: the LSE/LL-SC branch does not lead to an LL/SC loop")
+    lse_path = [(a, mn) for a, mn, _ in insns if choice is not None and
+                choice < a and not (ool and ool[0] <= a <= ool[1])]
+    atomics = [a for a, mn in lse_path if LSE_ATOMIC.match(mn)]
+    if local and not PLAIN.match(name):
+        if not ool:
+            errors.append("a read-modify-write without the LSE/LL-SC choice")
+        elif len(atomics) != 1:
+            errors.append(f"{len(atomics)} LSE atomics on the LSE path, not 1")
     for a, mn, ops in insns:
         t = branch_target(ops)
         if a == choice:
             continue
-        if ool and a == ool[1] and mn == "b" and t is not None and choice < t < ool[0]:
+        if (ool and a == ool[1] and mn == "b" and t is not None and t < ool[0] and
+                atomics and t > atomics[-1]):
             continue
         if FORBIDDEN.match(mn):
             errors.append(f"{a:x}: {mn} {ops}")

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|host|hang|interrupt
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -308,6 +308,9 @@ bench-report)
 		grep -q "^- not listed: one run under KVM" "$d/out/report.md" ||
 		{ echo "KVM: not the ns headings, the counters or the losses left out"; cat "$d/out/report.md"; exit 1; }
 	;;
+emitted-code)
+	# check-emitted-code.py's rules, on hand-written functions
+	"$top/tests/emitted-code-rules.py" ;;
 hang)
 	variant=${2:?the hang test needs a built variant}
 	expect_fail "was killed" env BOOT_TIMEOUT=20 LOGS="$scratch" \

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The rules of scripts/check-emitted-code.py on hand-written functions:
+the LSE/LL-SC choice as gcc emits it passes, and each way of breaking it
+that the rules name fails with its message."""
+import importlib.util
+import os
+import sys
+
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                    "check-emitted-code.py")
+spec = importlib.util.spec_from_file_location("check_emitted_code", path)
+cec = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cec)
+
+
+def func(*lines):
+    """(addr, mnemonic, operands) from 0x100 on, a line an instruction."""
+    out = []
+    for i, line in enumerate(lines):
+        mn, _, ops = line.partition(" ")
+        out.append((0x100 + 4 * i, mn, ops))
+    return out
+
+
+LLSC = ("ldxr x3, [x0]", "add x3, x3, x1", "stxr w2, x3, [x0]",
+        "cbnz w2, 114 <f+0x14>")
+CHOICE = {0x100: False}	# a callback alternative: the branch made a nop
+IN_PLACE = {0x100: True}
+cases = [
+    # name, function, sites, expected error ("" for none)
+    ("choice", func("b 114 <f+0x14>", "ldadd x1, x3, [x0]", "ret", "nop", "nop",
+                    *LLSC, "ret"), CHOICE, ""),
+    ("choice, shared tail", func("b 114 <f+0x14>", "ldadd x1, x3, [x0]", "mov x0, x3",
+                                 "ret", "nop", *LLSC, "b 108 <f+0x8>"), CHOICE, ""),
+    ("LSE path not atomic", func("b 114 <f+0x14>", "ldr x3, [x0]", "add x3, x3, x1",
+                                 "str x3, [x0]", "ret", *LLSC, "ret"), CHOICE,
+     "0 LSE atomics on the LSE path"),
+    ("no choice", func("ldr x3, [x0]", "add x3, x3, x1", "str x3, [x0]", "ret"),
+     {}, "without the LSE/LL-SC choice"),
+    ("LL/SC rejoins at the atomic", func("b 114 <f+0x14>", "ldadd x1, x3, [x0]", "ret",
+                                         "nop", "nop", *LLSC, "b 104 <f+0x4>"),
+     CHOICE, "124: b 104"),
+    ("in place", func("ldxr x3, [x0]", "add x3, x3, x1", "stxr w2, x3, [x0]",
+                      "cbnz w2, 100 <f>", "ret"), IN_PLACE,
+     "LSE alternative patched in place"),
+    ("preemption", func("mrs x2, sp_el0", "b 114 <f+0x14>", "ldadd x1, x3, [x0]", "ret",
+                        "nop", *LLSC, "ret"), {0x104: False}, "mrs x2, sp_el0"),
+]
+failed = 0
+for name, insns, sites, want in cases:
+    errors, _, _ = cec.check("pcpu_ref_add_u64", insns, sites, local=True)
+    ok = (not errors) if not want else any(want.replace(" ", "") in e.replace(" ", "")
+                                           for e in errors)
+    print(f"{'ok' if ok else 'FAILED'}: {name}: {errors or 'no error'}")
+    failed += not ok
+sys.exit(1 if failed else 0)
