@@ -13,9 +13,11 @@ alternative (ARM64_LSE_ATOMIC_INSN): without preempt_disable() a task can
 sleep inside one while apply_alternatives_all() rewrites it; and every
 operation but a read or a write must be that choice, with exactly one LSE
 atomic on the path the nop leaves, an LL/SC loop out of line, and the way
-back after the atomic.  One operation a function, as refcode/ has them,
-with the LL/SC sequence after the choice, as gcc and clang place the
-unlikely side.  The series'
+back after the atomic, with no other load or store through the atomic's
+base register on that path.  One operation a function, as refcode/ has
+them, with the LL/SC sequence after the choice, as gcc places the unlikely
+side; the way back is only checked to land after the atomic, not after
+the end of the LSE asm (add_return's add).  The series'
 targets on top (issue "Address space v2"): a percpu pointer is its local
 address, so this_cpu_add() on a dynamic pointer is the atomic alone; a
 static variable's this_cpu_read() is adrp and ldr, its this_cpu_inc() at
@@ -49,6 +51,8 @@ STATIC_READ_MAX = int(os.environ.get("STATIC_READ_MAX", "2"))
 STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "4"))
 
 EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
+EXCL_STORE = re.compile(r"^st(l)?x(r|p)[bh]?$")
+PLAIN_ACCESS = re.compile(r"^(ldr|ldur|ldp|str|stur|stp)[bh]?$")
 LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
 # The operations that are one load or one store, and need no atomic
 PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static)")
@@ -122,12 +126,14 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
     if kcsan:
         insns = [x for x in insns if not (x[1] == "bl" and KCSAN_CHECK.search(x[2]))]
     if kasan and name.startswith("pcpu_ref_try_cmpxchg"):
-        # One check of *ovalp read and one of it written; a third call
-        # would be an instrumented percpu access.
+        # One check of *ovalp read and one of it written, in each tail when
+        # the compiler copies the store into both the LSE and the LL/SC
+        # path; another call would be an instrumented percpu access.
         calls = [x for x in insns if x[1] == "bl" and KASAN_CHECK.search(x[2])]
         loads = [x for x in calls if "_load" in x[2]]
         stores = [x for x in calls if "_store" in x[2]]
-        if len(loads) <= 1 and len(stores) <= 1:
+        tails = 2 if any(a in sites for a, _, _ in insns) else 1
+        if len(loads) <= 1 and len(stores) <= tails:
             insns = [x for x in insns if x not in calls]
     addrs = {a: mn for a, mn, _ in insns}
     # The LSE/LL-SC choice: the branch to the out-of-line LL/SC sequence,
@@ -162,6 +168,9 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
         errors.append("an LL/SC loop without the LSE/LL-SC choice")
     if ool and not (loop and ool[0] <= loop[0] and loop[1] <= ool[1]):
         errors.append(f"{choice:x}: the LSE/LL-SC branch does not lead to an LL/SC loop")
+    if loop and not any(EXCL_STORE.match(mn) for a, mn, _ in insns
+                        if loop[0] <= a <= loop[1]):
+        errors.append("an LL/SC loop without a store-exclusive")
     lse_path = [(a, mn) for a, mn, _ in insns if choice is not None and
                 choice < a and not (ool and ool[0] <= a <= ool[1])]
     atomics = [a for a, mn in lse_path if LSE_ATOMIC.match(mn)]
@@ -170,6 +179,15 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
             errors.append("a read-modify-write without the LSE/LL-SC choice")
         elif len(atomics) != 1:
             errors.append(f"{len(atomics)} LSE atomics on the LSE path, not 1")
+        else:
+            # Nothing else on the path may access the atomic's address
+            # (*ovalp, try_cmpxchg()'s, has a base register of its own)
+            ops = {a: o for a, _, o in insns}
+            base = re.search(r"\[(\w+)", ops[atomics[0]])
+            for a, mn in lse_path:
+                if (base and PLAIN_ACCESS.match(mn) and
+                        re.search(r"\[" + base.group(1) + r"\b", ops[a])):
+                    errors.append(f"{a:x}: {mn} {ops[a]} beside the atomic")
     for a, mn, ops in insns:
         t = branch_target(ops)
         if a == choice:
