@@ -267,6 +267,10 @@ def main():
                 if vals[1] > vals[0] * 1.05:
                     losses.append(f"{step} of {key[0]}-byte objects "
                                   f"({key[1]}) on {c}: {delta(vals[0], vals[1])}")
+                if "f" in vs and vals[1] > vals[2] * 1.05:
+                    losses_f.append(f"{step} of {key[0]}-byte objects "
+                                    f"({key[1]}) on {c}: =y "
+                                    f"{delta(vals[2], vals[1])} against fixup")
             labels.append(f"{key[0]}B {key[1]}")
             for v in vs:
                 bars[v].append(sum(r[v]["alloc"][key]))
@@ -307,6 +311,9 @@ def main():
             out.append(row((unit,), vals))
             if vals[1] > vals[0] * 1.05:
                 losses.append(f"memcg creation on {c}: {delta(vals[0], vals[1])}")
+            if "f" in vs and vals[1] > vals[2] * 1.05:
+                losses_f.append(f"memcg creation on {c}: =y "
+                                f"{delta(vals[2], vals[1])} against fixup")
             for k in ("Percpu", "PageTables", "VmallocUsed"):
                 vals = [r[v]["memcg"]["after"].get(k, 0) -
                         r[v]["memcg"]["before"].get(k, 0) for v in vs]
@@ -375,9 +382,14 @@ def main():
             # ASID: user space's; the rest are the kernel's (all ASIDs)
             user = {"VAE1IS", "VALE1IS", "ASIDE1IS", "VAE1", "VALE1",
                     "ASIDE1", "RVAE1IS", "RVALE1IS"}
-            out.append(row(("TLBI, kernel (all ASIDs)", "memcg_churn"),
-                           [sum(c for k, c in t[v].items() if k not in user)
-                            for v in vs]))
+            kern = [sum(n for k, n in t[v].items() if k not in user) for v in vs]
+            out.append(row(("TLBI, kernel (all ASIDs)", "memcg_churn"), kern))
+            if kern[1] > kern[0] * 1.05:
+                losses.append(f"{kern[1]} kernel TLBIs in the cgroup churn "
+                              f"on {c}, =n {kern[0]}")
+            if "f" in vs and kern[1] > kern[2] * 1.05:
+                losses_f.append(f"{kern[1]} kernel TLBIs in the cgroup churn "
+                                f"on {c}, fixup {kern[2]}")
             out.append(row(("TLBI, one ASID (user)", "memcg_churn"),
                            [sum(c for k, c in t[v].items() if k in user)
                             for v in vs]))
@@ -467,6 +479,57 @@ def main():
                    if re.match(r"^\S+\s+(\d+|-)\s+(\d+|-)\s+[+-]\d+$", l)]
         if changed:
             out += ["Changed:", "", "```"] + changed + ["```", ""]
+
+    path = os.path.join(logdir, "emitted-code.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            lines = [l.rstrip("\n") for l in f
+                     if not l.startswith(("error:", "warning:")) and l.strip()]
+        out += ["## Emitted instructions per this_cpu_*() (refcode/pcpu_ref.c)", "",
+                "scripts/check-emitted-code.py on each kernel's reference "
+                "module: the instructions of each operation on the LSE path "
+                "(the LL/SC choice patched out), and how many of them are not "
+                "the access itself.", "", "```"] + lines + ["```", ""]
+    else:
+        missing.append("emitted-code.txt")
+
+    props = {}
+    path = os.path.join(logdir, "properties.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            props = dict(l.rstrip("\n").split("=", 1) for l in f if "=" in l)
+    pgd = None
+    if smps:
+        pgd = parse(os.path.join(logdir, f"y-max-smp{smps[0]}.log")).get("cpu_pgd")
+    if "f" in vs and props and pgd:
+        seqs = int(props["fixup table bytes"]) // 16
+        out += ["## Properties: the local mapping (=y) and the entry fixup", "",
+                "| | local mapping | entry fixup |", "|---|---|---|",
+                f"| lines of code (added; no KUnit tests, no documentation) | "
+                f"{props['loc series']} | {props['loc fixup']} |",
+                f"| memory | {pgd} bytes of page tables a possible CPU (as "
+                f"booted here), and its region of vmalloc space | "
+                f"{props['fixup table bytes']} bytes of table ({seqs} "
+                f"sequences), nothing a CPU |",
+                "| an operation | the access on the local address | mrs of "
+                "TPIDR_EL1, add, then the access |",
+                "| kernel-mode exception return | nothing | TPIDR_EL1 read "
+                "before and after the preemption point, a table search if "
+                "the task moved |",
+                "| asm, NMI, SDEI | any code on the CPU's tables | the "
+                "registered sequences only |",
+                "| KASLR | the image keeps its bits; the regions move with "
+                "the vmalloc area | unchanged |",
+                "| geometries | each needs a layout of the regions (the "
+                "series' matrix) | any |",
+                "| TLB | each unit's pages and the alias flushed a possible "
+                "CPU on unmap | unchanged |",
+                "| to be trusted | every TTBR1 write lands on the CPU's own "
+                "copy; the copies stay in sync | the table is complete and "
+                "its registers right; every kernel-mode preemption goes by "
+                "the fixed-up return |", ""]
+    elif "f" in vs:
+        missing.append("properties: no properties.txt or per-CPU table count")
 
     if kvm:
         losses = ["not listed: one run under KVM, whose noise is not known"]

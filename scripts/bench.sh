@@ -119,6 +119,8 @@ fi
 if [ -z "$print" ]; then
 	base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
 	series=$(git -C "$KSRC" rev-parse --short=12 series)
+	# The code's own id: a later change to the messages alone keeps it
+	series_tree=$(git -C "$KSRC" rev-parse --short=12 "series^{tree}")
 	npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
 	fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
 	fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
@@ -212,6 +214,27 @@ done
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
 	"$BUILD/out/$prefix-f/vmlinux" > "$logs/bloat-o-meter-fixup.txt"
 
+# Emitted instructions of each this_cpu_*() (refcode/), all three kernels
+# side by side.  The rules are the local mapping's, which =n (with
+# preempt_disable()) and the fixup variant break by design: only the
+# counts are wanted here.
+"$top/scripts/check-emitted-code.py" "$prefix-n" "$prefix-y" "$prefix-f" --no-targets \
+	> "$logs/emitted-code.txt" || true
+
+# What the properties table counts: lines of code (added, without KUnit
+# tests and documentation) and the fixup variant's table at run time.
+loc() {	# loc TREE FROM TO
+	git -C "$1" diff --numstat "$2" "$3" -- . ':!Documentation' ':!MAINTAINERS' \
+		':!*kunit*' ':!*test*' | awk '{ n += $1 } END { print n + 0 }'
+}
+fixup_size=$(readelf -SW "$BUILD/out/$prefix-f/vmlinux" |
+	sed -n 's/.* __percpu_fixup *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+{
+	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
+	echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
+	echo "fixup table bytes=$((16#${fixup_size:-0}))"
+} > "$logs/properties.txt"
+
 # With the option off the series must change no code: the base built with
 # the same fragments (the option does not exist there) against =n.  Not in
 # the quick run, to spare make check a third kernel build.
@@ -226,7 +249,7 @@ fi
 # written again from them (bench-report.py LOGDIR OUTDIR)
 {
 	echo "base=$base"
-	echo "series=$series ($npatches patches)"
+	echo "series=$series ($npatches patches, tree $series_tree)"
 	echo "fixup=$fixup (bench/entry-fixup/ on the series)"
 	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
 	echo "accel=$ACCEL"

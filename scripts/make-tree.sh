@@ -27,6 +27,9 @@ create_base() {
 	sed -i '/^# Debian packaging:/,/^!\/debian\/$/d' "$tmp/.gitignore"
 	sed -i -e '${/^#$/d}' "$tmp/.gitignore"
 	git -C "$tmp" init -q -b series
+	# No background gc: its daemon inherits the lock below (fd 9) and holds
+	# every other make-tree.sh caller for minutes.
+	git -C "$tmp" config gc.auto 0
 	# Force: the tarball holds files its own ignore rules match (dot files,
 	# every .gitignore) that upstream tracks.
 	git -C "$tmp" add -f -A
