@@ -50,6 +50,18 @@ for f in "$@"; do
 		done < "$path"
 		path=$out/$f.config
 	fi
+	# merge_config's strict mode passes "=n" for an option the tree does
+	# not have (the old "max, no LSE" kernel, CONFIG_ARM64_LSE_ATOMICS=n,
+	# was an LSE one): such a line must name an option that exists.  The
+	# option off is the one exception, since before the patch that
+	# defines it the tree has it off by having none.
+	if [ "$f" != local-mapping-n ]; then
+		for sym in $(sed -n -e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/\1/p' \
+				    -e 's/^CONFIG_\([A-Za-z0-9_]*\)=n$/\1/p' "$path"); do
+			defined "$sym" ||
+				die "$f sets CONFIG_$sym off, but $KSRC has no such option: the setting would change nothing"
+		done
+	fi
 	frags+=("$path")
 done
 

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|emitted-code|host|hang|interrupt
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -319,6 +319,19 @@ bench-report)
 		grep -q "^| munmap | r35 | 0 |" "$d/out/report.md" &&
 		grep -q "^- not listed: one run under KVM" "$d/out/report.md" ||
 		{ echo "KVM: not the ns headings, the counters or the losses left out"; cat "$d/out/report.md"; exit 1; }
+	;;
+fragment-off)
+	# A fragment that turns off an option the tree does not have stops the
+	# configuration (merge_config's strict mode lets it pass); turning off
+	# one it has still works.
+	printf 'CONFIG_ARM64_LSE_ATOMICS=n\n' > "$scratch/gone.config"
+	expect_fail "has no such option" "$top/scripts/configure-kernel.sh" \
+		"$scratch/config-gone" guest "$scratch/gone.config"
+	printf '# CONFIG_ARM64_PTR_AUTH is not set\n' > "$scratch/off.config"
+	"$top/scripts/configure-kernel.sh" "$scratch/config-off" guest "$scratch/off.config" ||
+		{ echo "an existing option turned off was refused"; exit 1; }
+	grep -qx '# CONFIG_ARM64_PTR_AUTH is not set' "$scratch/config-off/.config" ||
+		{ echo "CONFIG_ARM64_PTR_AUTH not off in $scratch/config-off/.config"; exit 1; }
 	;;
 emitted-code)
 	# check-emitted-code.py's rules, on hand-written functions
