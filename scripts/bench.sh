@@ -222,17 +222,15 @@ done
 	> "$logs/emitted-code.txt" || true
 
 # What the properties table counts: lines of code (added, without KUnit
-# tests and documentation) and the fixup variant's table at run time.
+# tests and documentation); the fixup table's size comes from the fixup
+# kernel's boot message.
 loc() {	# loc TREE FROM TO
 	git -C "$1" diff --numstat "$2" "$3" -- . ':!Documentation' ':!MAINTAINERS' \
 		':!*kunit*' ':!*test*' | awk '{ n += $1 } END { print n + 0 }'
 }
-fixup_size=$(readelf -SW "$BUILD/out/$prefix-f/vmlinux" |
-	sed -n 's/.* __percpu_fixup *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
 {
 	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
 	echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
-	echo "fixup table bytes=$((16#${fixup_size:-0}))"
 } > "$logs/properties.txt"
 
 # With the option off the series must change no code: the base built with
