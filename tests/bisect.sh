@@ -33,7 +33,7 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	   KSRC=$tree "$top/scripts/configure-kernel.sh" "$BUILD/out/bisect-probe" guest "$GEOMETRY" &&
 	   ! grep -q '^CONFIG_HAVE_ARCH_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/bisect-probe/.config"; then
 		geometry=geometry-4k-48
-		note "$subject: the option does not exist with $GEOMETRY yet: built with $geometry"
+		note "$subject: the option cannot be on with $GEOMETRY yet: built with $geometry"
 	fi
 	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest "$geometry" local-mapping-n debug &&
 	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$geometry" local-mapping-y series-kunit debug paths memhotplug &&
