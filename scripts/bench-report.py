@@ -506,13 +506,13 @@ def main():
     if smps:
         pgd = parse(os.path.join(logdir, f"y-max-smp{smps[0]}.log")).get("cpu_pgd")
     table = None
-    for c in cpus[:1]:
-        with open(os.path.join(logdir, f"f-{c}.log"), errors="replace") as f:
+    if "f" in vs and cpus:
+        with open(os.path.join(logdir, f"f-{cpus[0]}.log"), errors="replace") as f:
             table = FIXUP_TABLE.search(f.read())
     if "f" in vs and props and pgd and table:
         out += ["## Properties: the local mapping (=y) and the entry fixup", "",
                 "| | local mapping | entry fixup |", "|---|---|---|",
-                f"| lines of code (added; no KUnit tests, no documentation) | "
+                f"| lines of code (added; no KUnit tests or documentation) | "
                 f"{props['loc series']} | {props['loc fixup']} |",
                 f"| memory | {pgd} bytes of page tables a possible CPU (as "
                 f"booted here), and its region of vmalloc space | "

@@ -222,11 +222,11 @@ done
 	> "$logs/emitted-code.txt" || true
 
 # What the properties table counts: lines of code (added, without KUnit
-# tests and documentation); the fixup table's size comes from the fixup
-# kernel's boot message.
+# tests, in files of their own or not, and documentation); the fixup
+# table's size comes from the fixup kernel's boot message.
 loc() {	# loc TREE FROM TO
-	git -C "$1" diff --numstat "$2" "$3" -- . ':!Documentation' ':!MAINTAINERS' \
-		':!*kunit*' ':!*test*' | awk '{ n += $1 } END { print n + 0 }'
+	git -C "$1" diff -U0 "$2" "$3" -- . ':!Documentation' ':!MAINTAINERS' \
+		':!*kunit*' ':!*test*' | awk -f "$top/scripts/loc-added.awk"
 }
 {
 	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
