@@ -192,6 +192,13 @@ def main():
     out.append("")
     # Losses of =y against =n, and against the fixup variant
     losses, losses_f = [], []
+
+    def lose(what, vals, noise=0.05):
+        """List WHAT where =y (vals[1]) is above =n or the fixup variant"""
+        if vals[1] > vals[0] * (1 + noise):
+            losses.append(f"{what}: {delta(vals[0], vals[1])}")
+        if "f" in vs and vals[1] > vals[2] * (1 + noise):
+            losses_f.append(f"{what}: =y {delta(vals[2], vals[1])} against fixup")
     if not cpus:
         missing.append(f"no n-CPU.log or y-CPU.log in {logdir}")
 
@@ -265,13 +272,7 @@ def main():
             for i, step in enumerate(("alloc", "free")):
                 vals = [r[v]["alloc"][key][i] for v in vs]
                 out.append(row((key[0], key[1], step), vals))
-                if vals[1] > vals[0] * 1.05:
-                    losses.append(f"{step} of {key[0]}-byte objects "
-                                  f"({key[1]}) on {c}: {delta(vals[0], vals[1])}")
-                if "f" in vs and vals[1] > vals[2] * 1.05:
-                    losses_f.append(f"{step} of {key[0]}-byte objects "
-                                    f"({key[1]}) on {c}: =y "
-                                    f"{delta(vals[2], vals[1])} against fixup")
+                lose(f"{step} of {key[0]}-byte objects ({key[1]}) on {c}", vals)
             labels.append(f"{key[0]}B {key[1]}")
             for v in vs:
                 bars[v].append(sum(r[v]["alloc"][key]))
@@ -299,22 +300,14 @@ def main():
                 ops, _, cmd = n["workload"][k]
                 vals = [r[v]["workload"][k][1] for v in vs]
                 out.append(row((f"`{cmd}`", ops), vals))
-                if vals[1] > vals[0] * (1 + WORKLOAD_NOISE):
-                    losses.append(f"`{cmd}` on {c}: {delta(vals[0], vals[1])}")
-                if "f" in vs and vals[1] > vals[2] * (1 + WORKLOAD_NOISE):
-                    losses_f.append(f"`{cmd}` on {c}: =y {delta(vals[2], vals[1])} "
-                                    "against fixup")
+                lose(f"`{cmd}` on {c}", vals, WORKLOAD_NOISE)
             out.append("")
         if all("insns" in r[v]["memcg"] and "after" in r[v]["memcg"] for v in vs):
             out += [f"## {n['memcg']['count']} memory cgroups, -cpu {cpu_name(c)}", ""]
             out += heads("")
             vals = [r[v]["memcg"]["insns"] for v in vs]
             out.append(row((unit,), vals))
-            if vals[1] > vals[0] * 1.05:
-                losses.append(f"memcg creation on {c}: {delta(vals[0], vals[1])}")
-            if "f" in vs and vals[1] > vals[2] * 1.05:
-                losses_f.append(f"memcg creation on {c}: =y "
-                                f"{delta(vals[2], vals[1])} against fixup")
+            lose(f"memcg creation on {c}", vals)
             for k in ("Percpu", "PageTables", "VmallocUsed"):
                 vals = [r[v]["memcg"]["after"].get(k, 0) -
                         r[v]["memcg"]["before"].get(k, 0) for v in vs]
@@ -355,11 +348,7 @@ def main():
             vals = [p[v]["workload"][k][1] for v in vs]
             out.append(row((f"`{p['n']['workload'][k][2]}` {unit}",
                             p["n"]["workload"][k][0]), vals))
-            if vals[1] > vals[0] * (1 + WORKLOAD_NOISE):
-                losses.append(f"{k} (2 CPUs) on {c}: {delta(vals[0], vals[1])}")
-            if "f" in vs and vals[1] > vals[2] * (1 + WORKLOAD_NOISE):
-                losses_f.append(f"{k} (2 CPUs) on {c}: =y {delta(vals[2], vals[1])} "
-                                "against fixup")
+            lose(f"{k} (2 CPUs) on {c}", vals, WORKLOAD_NOISE)
         if all("pingpong" in p[v]["ipis"] for v in vs):
             out.append(row(("IPIs", "pingpong"),
                            [p[v]["ipis"]["pingpong"] for v in vs]))
