@@ -13,3 +13,13 @@ guest_param() {
 now_ns() {
 	sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list
 }
+
+# memcg_dir NAME: /sys/fs/cgroup/NAME, a memory cgroup of its own under a
+# cgroup2 mount that another check may have made already.
+memcg_dir() {
+	mkdir -p /sys/fs/cgroup &&
+	{ grep -q " /sys/fs/cgroup cgroup2 " /proc/mounts ||
+	  mount -t cgroup2 none /sys/fs/cgroup; } &&
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p "/sys/fs/cgroup/$1"
+}
