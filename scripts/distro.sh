@@ -5,6 +5,11 @@
 # objects that warn are compiled in the base tree too (build/linux-base, a
 # worktree at the base tag), so the base costs minutes, not hours.
 #
+# The whole build takes longer than a session here, so a run that is
+# stopped is taken up by the next one: kbuild keeps what it compiled, and
+# each run's log is kept (series-N.log), so the warnings are those of all
+# runs on the same series.  A series that changed starts the build anew.
+#
 # Debian's .config is changed where a build outside Debian's packaging
 # needs it: no debug info (pahole and hours of DWARF; it makes no compiler
 # warning of its own), no module signing (Debian's key is not here; what
@@ -24,7 +29,13 @@ config=$("$top/scripts/debian-config.sh" "$flavor")
 out=$BUILD/out/distro-$flavor
 base_out=$out-base
 logs=$LOGS/distro-$flavor
+tree=$(git -C "$KSRC" rev-parse HEAD^{tree})
+if [ "$(cat "$logs/tree" 2> /dev/null)" != "$tree" ]; then
+	[ -d "$logs" ] && note "the series changed since the last run: building anew"
+	rm -rf "$out" "$logs"
+fi
 mkdir -p "$out" "$base_out" "$logs"
+echo "$tree" > "$logs/tree"
 
 # configure TREE OUTDIR [OPTION...]: Debian's .config, adjusted, in OUTDIR.
 configure() {
@@ -40,10 +51,10 @@ configure() {
 	KSRC=$tree kmake -s O="$dir" olddefconfig > /dev/null
 }
 
-# warnings LOG: each compiler warning as "file: warning: text", without the
-# tree's path and the line and column (the series moves lines), once.
+# warnings LOG...: each compiler warning as "file: warning: text", without
+# the tree's path and the line and column (the series moves lines), once.
 warnings() {
-	sed -n 's|^\([^ :]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p' "$1" |
+	sed -n 's|^\([^ :]*\):[0-9]*:[0-9]*: warning: |\1: warning: |p' "$@" |
 		sed "s|^$(realpath "$KSRC")/||; s|^$KSRC/||; s|^$(realpath "$BUILD")/linux-base/||; s|^$BUILD/linux-base/||" | sort -u
 }
 
@@ -52,18 +63,15 @@ configure "$KSRC" "$out" --enable PERCPU_LOCAL_MAPPING
 grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$out/.config" ||
 	die "CONFIG_PERCPU_LOCAL_MAPPING=y does not hold with Debian's $flavor .config: see $out/.config"
 
-# Warnings come from the objects that compile: those that warned last time
-# are compiled again, so that a rerun compares the same set.
-if [ -f "$logs/series.warnings" ]; then
-	cut -d: -f1 "$logs/series.warnings" | sed -n 's/\.c$/.o/p' |
-		while read -r o; do rm -f "$out/$o"; done
-fi
+run=$(($(find "$logs" -name 'series-*.log' | wc -l) + 1))
+log=$logs/series-$run.log
 start=$SECONDS
-note "building $targets (log: $logs/series.log)"
-kmake O="$out" $targets > "$logs/series.log" 2>&1 ||
-	{ grep -E 'error|Error' "$logs/series.log" | head -n 30 >&2 || true; die "the series does not build with Debian's $flavor .config (log: $logs/series.log)"; }
-note "built in $(((SECONDS - start) / 60)) min"
-warnings "$logs/series.log" > "$logs/series.warnings"
+note "building $targets, run $run (log: $log)"
+kmake O="$out" $targets > "$log" 2>&1 ||
+	{ grep -E 'error|Error' "$log" | head -n 30 >&2 || true; die "the series does not build with Debian's $flavor .config (log: $log)"; }
+echo "$(((SECONDS - start) / 60))" >> "$logs/minutes"
+note "built in $(((SECONDS - start) / 60)) min; $(($(paste -sd+ "$logs/minutes"))) min in $run runs"
+warnings "$logs"/series-*.log > "$logs/series.warnings"
 
 # The base: the same .config, the objects that warned.
 base_tree=$(base_tree)
@@ -71,7 +79,7 @@ configure "$base_tree" "$base_out"
 # The .c files that warned, and those whose includes did (gcc names them
 # in its "In file included from" lines).
 objs=$( { cut -d: -f1 "$logs/series.warnings"
-	  grep -oE 'from [^ :]+\.c:' "$logs/series.log" | sed -E 's/^from //; s/:$//' || true
+	  cat "$logs"/series-*.log | grep -oE 'from [^ :]+\.c:' | sed -E 's/^from //; s/:$//' || true
 	} | sed "s|^$KSRC/||" | sed -n 's/\.c$/.o/p' | sort -u)
 : > "$logs/base.log"
 for o in $objs; do
