@@ -56,5 +56,22 @@ REF(this_cpu_read_static, unsigned long, (void),
 REF(this_cpu_cmpxchg128_static, u128, (u128 o, u128 n),
     return this_cpu_cmpxchg128(pcpu_ref_pair, o, n));
 
+/*
+ * A this_cpu_*() that returns what it found is a compiler barrier, as on
+ * x86: pcpu_ref_plain, stored before it, is loaded again after it rather
+ * than taken from a register.  A static percpu variable, so that the
+ * compiler knows the two objects apart.
+ */
+static unsigned long pcpu_ref_plain;
+
+#define REF_BARRIER(name, op)						\
+REF(barrier_##name, unsigned long, (void),				\
+    pcpu_ref_plain = 1; op; return pcpu_ref_plain)
+
+REF_BARRIER(add_return, this_cpu_add_return(pcpu_ref_counter, 1));
+REF_BARRIER(xchg, this_cpu_xchg(pcpu_ref_counter, 0));
+REF_BARRIER(cmpxchg, this_cpu_cmpxchg(pcpu_ref_counter, 0, 1));
+REF_BARRIER(cmpxchg128, this_cpu_cmpxchg128(pcpu_ref_pair, 0, 1));
+
 MODULE_DESCRIPTION("this_cpu_*() reference functions for code inspection");
 MODULE_LICENSE("GPL");

@@ -27,6 +27,12 @@ as the one atomic that replaces it).  A torture test under TCG rarely
 catches a missing preemption guard (the window is a few instructions
 inside one translation block), this check always does.
 
+An operation that returns what it found (add_return, xchg, cmpxchg) is a
+compiler barrier, as on x86: in the pcpu_ref_barrier_* functions a plain
+variable stored before it must be loaded again on the LSE path after the
+atomic (KASAN's calls around that load make it one anyway, so there the
+rule cannot fail).
+
 In a KASAN build the one call allowed is a KASAN check in
 this_cpu_try_cmpxchg(), on *ovalp, the caller's memory: every percpu access
 must be uninstrumented (the local address has no shadow), which the other
@@ -53,6 +59,8 @@ STATIC_INC_MAX = int(os.environ.get("STATIC_INC_MAX", "4"))
 EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
 EXCL_STORE = re.compile(r"^st(l)?x(r|p)[bh]?$")
 PLAIN_ACCESS = re.compile(r"^(ldr|ldur|ldp|str|stur|stp)[bh]?$")
+PLAIN_LOAD = re.compile(r"^(ldr|ldur|ldp)[bh]?$")
+BARRIER = re.compile(r"^pcpu_ref_barrier_")
 LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
 # The operations that are one load or one store, and need no atomic
 PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static)")
@@ -135,6 +143,10 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
         tails = 2 if any(a in sites for a, _, _ in insns) else 1
         if len(loads) <= 1 and len(stores) <= tails:
             insns = [x for x in insns if x not in calls]
+    if kasan and BARRIER.match(name):
+        # The plain variable's checks: the percpu accesses are shown
+        # uninstrumented by the other functions
+        insns = [x for x in insns if not (x[1] == "bl" and KASAN_CHECK.search(x[2]))]
     addrs = {a: mn for a, mn, _ in insns}
     # The LSE/LL-SC choice: the branch to the out-of-line LL/SC sequence,
     # which runs to its first ret or b (its way back) after the loop.
@@ -179,6 +191,10 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
             errors.append("a read-modify-write without the LSE/LL-SC choice")
         elif len(atomics) != 1:
             errors.append(f"{len(atomics)} LSE atomics on the LSE path, not 1")
+        elif BARRIER.match(name):
+            # Its own base registers may be reused for the plain variable
+            if not any(PLAIN_LOAD.match(mn) for a, mn in lse_path if a > atomics[0]):
+                errors.append("no load after the atomic: not a compiler barrier")
         else:
             # Nothing else on the path may access the atomic's address
             # (*ovalp, try_cmpxchg()'s, has a base register of its own)

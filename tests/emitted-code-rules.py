@@ -24,6 +24,7 @@ def func(*lines):
 
 LLSC = ("ldxr x3, [x0]", "add x3, x3, x1", "stxr w2, x3, [x0]",
         "cbnz w2, 114 <f+0x14>")
+LLSC_11C = LLSC[:3] + ("cbnz w2, 11c <f+0x1c>",)
 CHOICE = {0x100: False}	# a callback alternative: the branch made a nop
 IN_PLACE = {0x100: True}
 cases = [
@@ -59,10 +60,19 @@ cases = [
      "LSE alternative patched in place"),
     ("preemption", func("mrs x2, sp_el0", "b 114 <f+0x14>", "ldadd x1, x3, [x0]", "ret",
                         "nop", *LLSC, "ret"), {0x104: False}, "mrs x2, sp_el0"),
+    ("barrier", func("mov x1, #0x1", "str x1, [x2]", "b 11c <f+0x1c>",
+                     "ldadd x1, x3, [x0]", "ldr x0, [x2]", "ret", "nop",
+                     *LLSC_11C, "b 110 <f+0x10>"), {0x108: False}, "",
+     "pcpu_ref_barrier_add_return"),
+    ("no barrier", func("mov x1, #0x1", "str x1, [x2]", "b 11c <f+0x1c>",
+                        "ldadd x1, x3, [x0]", "mov x0, #0x1", "ret", "nop",
+                        *LLSC_11C, "b 110 <f+0x10>"), {0x108: False},
+     "not a compiler barrier", "pcpu_ref_barrier_add_return"),
 ]
 failed = 0
-for name, insns, sites, want in cases:
-    errors, _, _ = cec.check("pcpu_ref_add_u64", insns, sites, local=True)
+for name, insns, sites, want, *func_name in cases:
+    errors, _, _ = cec.check((func_name or ["pcpu_ref_add_u64"])[0], insns, sites,
+                             local=True)
     ok = (not errors) if not want else any(want.replace(" ", "") in e.replace(" ", "")
                                            for e in errors)
     print(f"{'ok' if ok else 'FAILED'}: {name}: {errors or 'no error'}")
