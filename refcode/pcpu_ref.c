@@ -57,10 +57,11 @@ REF(this_cpu_cmpxchg128_static, u128, (u128 o, u128 n),
     return this_cpu_cmpxchg128(pcpu_ref_pair, o, n));
 
 /*
- * A this_cpu_*() that returns what it found is a compiler barrier, as on
- * x86: pcpu_ref_plain, stored before it, is loaded again after it rather
- * than taken from a register.  A static percpu variable, so that the
- * compiler knows the two objects apart.
+ * A this_cpu_*() read-modify-write that returns a value is a compiler
+ * barrier, as on x86: pcpu_ref_plain, stored before it, is loaded again
+ * after it rather than taken from a register.  The operations are on a
+ * static percpu variable, which the compiler can tell from pcpu_ref_plain
+ * (a dynamic pointer might point at it).
  */
 static unsigned long pcpu_ref_plain;
 

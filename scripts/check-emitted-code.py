@@ -27,11 +27,13 @@ as the one atomic that replaces it).  A torture test under TCG rarely
 catches a missing preemption guard (the window is a few instructions
 inside one translation block), this check always does.
 
-An operation that returns what it found (add_return, xchg, cmpxchg) is a
-compiler barrier, as on x86: in the pcpu_ref_barrier_* functions a plain
-variable stored before it must be loaded again on the LSE path after the
-atomic (KASAN's calls around that load make it one anyway, so there the
-rule cannot fail).
+A read-modify-write that returns a value (add_return, xchg, cmpxchg,
+cmpxchg128) is a compiler barrier, as on x86: in the pcpu_ref_barrier_*
+functions the plain variable stored before the LSE/LL-SC choice (the
+same relocation) must be loaded again on each path, followed through its
+branches: after the atomic on the LSE one, after the loop on the LL/SC
+one.  Not checked with KASAN or KCSAN, whose calls around that load would
+make it one anyway.
 
 In a KASAN build the one call allowed is a KASAN check in
 this_cpu_try_cmpxchg(), on *ovalp, the caller's memory: every percpu access
@@ -69,6 +71,15 @@ FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
 NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
 KASAN_CHECK = re.compile(r"<__(asan|hwasan)_(load|store)\d+_noabort>")
 KCSAN_CHECK = re.compile(r"<__tsan_(volatile_)?(read|write|unaligned_read|unaligned_write)\d+>")
+
+
+def relocations(ko):
+    """{address: target} of the relocations in .text."""
+    cross = os.environ.get("CROSS_COMPILE", "aarch64-linux-gnu-")
+    dump = subprocess.run([cross + "objdump", "-dr", "-j", ".text", ko], check=True,
+                          capture_output=True, text=True).stdout
+    return {int(m.group(1), 16): m.group(2) for m in
+            re.finditer(r"^\s+([0-9a-f]+): R_AARCH64_\w+\s+(\S+)$", dump, re.M)}
 
 
 def functions(ko):
@@ -128,7 +139,39 @@ def branch_target(operands):
     return int(m.group(1), 16) if m else None
 
 
-def check(name, insns, sites, kasan=False, kcsan=False, local=False):
+def path(insns, start):
+    """The instructions run from start on: through each b, to the first
+    ret; a conditional branch falls through."""
+    at = {x[0]: x for x in insns}
+    out, a = [], start
+    while a in at and len(out) < len(insns):
+        out.append(at[a])
+        if at[a][1] == "ret":
+            break
+        a = branch_target(at[a][2]) if at[a][1] == "b" else a + 4
+    return out
+
+
+def barrier_errors(insns, choice, relocs):
+    """The pcpu_ref_barrier_* rule: see the top of this file."""
+    stores = [a for a, mn, _ in insns if a < choice and re.match(r"^(str|stur|stp)[bh]?$", mn)]
+    var = relocs.get(stores[-1]) if stores else None
+    if var is None:
+        return ["no store to a variable before the LSE/LL-SC choice"]
+    errors = []
+    ops = {a: o for a, _, o in insns}
+    for label, start, done in (("LSE", choice + 4, LSE_ATOMIC),
+                               ("LL/SC", branch_target(ops[choice]), EXCL_STORE)):
+        run = path(insns, start)
+        ends = [i for i, x in enumerate(run) if done.match(x[1])]
+        if not ends or not any(PLAIN_LOAD.match(mn) and relocs.get(a) == var
+                               for a, mn, _ in run[ends[-1] + 1:]):
+            errors.append(f"the {label} path does not load {var} again after "
+                          "the atomic: not a compiler barrier")
+    return errors
+
+
+def check(name, insns, sites, kasan=False, kcsan=False, local=False, relocs=None):
     """(errors, total, besides): total counts the LSE form."""
     errors = []
     if kcsan:
@@ -192,9 +235,9 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False):
         elif len(atomics) != 1:
             errors.append(f"{len(atomics)} LSE atomics on the LSE path, not 1")
         elif BARRIER.match(name):
-            # Its own base registers may be reused for the plain variable
-            if not any(PLAIN_LOAD.match(mn) for a, mn in lse_path if a > atomics[0]):
-                errors.append("no load after the atomic: not a compiler barrier")
+            # Its base register may be reused for the plain variable
+            if not (kasan or kcsan):
+                errors += barrier_errors(insns, choice, relocs or {})
         else:
             # Nothing else on the path may access the atomic's address
             # (*ovalp, try_cmpxchg()'s, has a base register of its own)
@@ -248,12 +291,13 @@ def main():
         sys.exit(__doc__)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build = os.environ.get("BUILD", os.path.join(top, "build"))
-    funcs, kasan, kcsan, local, sites = {}, {}, {}, {}, {}
+    funcs, kasan, kcsan, local, sites, relocs = {}, {}, {}, {}, {}, {}
     for v in variants:
         ko = os.path.join(build, "out", v, "refcode", "pcpu_ref.ko")
         if not os.path.exists(ko):
             sys.exit(f"error: {ko} is not built")
         funcs[v] = functions(ko)
+        relocs[v] = relocations(ko)
         with open(os.path.join(build, "out", v, ".config")) as f:
             config = f.read()
             kasan[v] = "CONFIG_KASAN=y\n" in config
@@ -281,7 +325,7 @@ def main():
                 errors.append(f"{v}: missing")
                 continue
             errs, total, besides = check(name, funcs[v][name], sites[v],
-                                         kasan[v], kcsan[v], local[v])
+                                         kasan[v], kcsan[v], local[v], relocs[v])
             if targets and not kcsan[v]:
                 errs += target_errors(name, total, besides)
             cols.append(f" {total:>12}{besides:>12}")

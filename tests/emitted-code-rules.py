@@ -24,7 +24,19 @@ def func(*lines):
 
 LLSC = ("ldxr x3, [x0]", "add x3, x3, x1", "stxr w2, x3, [x0]",
         "cbnz w2, 114 <f+0x14>")
-LLSC_11C = LLSC[:3] + ("cbnz w2, 11c <f+0x1c>",)
+
+
+def barrier(lse_tail, llsc_tail):
+    """A pcpu_ref_barrier_* function: .bss stored, the choice at 0x10c,
+    each path's instruction after its atomic given."""
+    return func("adrp x2, 0", "mov x1, #0x1", "str x1, [x2]", "b 11c <f+0x1c>",
+                "ldadd x1, x3, [x0]", lse_tail, "ret",
+                "ldxr x3, [x0]", "add x3, x3, x1", "stxr w4, x3, [x0]",
+                "cbnz w4, 11c <f+0x1c>", llsc_tail, "ret")
+
+
+# The relocations of barrier(): the store, and a load on either path
+BSS = {0x108: ".bss", 0x114: ".bss", 0x12c: ".bss"}
 CHOICE = {0x100: False}	# a callback alternative: the branch made a nop
 IN_PLACE = {0x100: True}
 cases = [
@@ -60,19 +72,22 @@ cases = [
      "LSE alternative patched in place"),
     ("preemption", func("mrs x2, sp_el0", "b 114 <f+0x14>", "ldadd x1, x3, [x0]", "ret",
                         "nop", *LLSC, "ret"), {0x104: False}, "mrs x2, sp_el0"),
-    ("barrier", func("mov x1, #0x1", "str x1, [x2]", "b 11c <f+0x1c>",
-                     "ldadd x1, x3, [x0]", "ldr x0, [x2]", "ret", "nop",
-                     *LLSC_11C, "b 110 <f+0x10>"), {0x108: False}, "",
-     "pcpu_ref_barrier_add_return"),
-    ("no barrier", func("mov x1, #0x1", "str x1, [x2]", "b 11c <f+0x1c>",
-                        "ldadd x1, x3, [x0]", "mov x0, #0x1", "ret", "nop",
-                        *LLSC_11C, "b 110 <f+0x10>"), {0x108: False},
-     "not a compiler barrier", "pcpu_ref_barrier_add_return"),
+    ("barrier", barrier("ldr x0, [x2]", "ldr x0, [x2]"), {0x10c: False}, "",
+     "pcpu_ref_barrier_add_return", BSS),
+    ("barrier, shared tail", barrier("ldr x0, [x2]", "b 114 <f+0x14>"), {0x10c: False}, "",
+     "pcpu_ref_barrier_add_return", BSS),
+    ("no barrier, LSE", barrier("mov x0, #0x1", "ldr x0, [x2]"), {0x10c: False},
+     "the LSE path does not load .bss again", "pcpu_ref_barrier_add_return", BSS),
+    ("no barrier, LL/SC", barrier("ldr x0, [x2]", "mov x0, #0x1"), {0x10c: False},
+     "the LL/SC path does not load .bss again", "pcpu_ref_barrier_add_return", BSS),
+    ("another load", barrier("ldp x29, x30, [sp], #16", "ldr x0, [x2]"), {0x10c: False},
+     "the LSE path does not load .bss again", "pcpu_ref_barrier_add_return",
+     {0x108: ".bss", 0x12c: ".bss"}),
 ]
 failed = 0
-for name, insns, sites, want, *func_name in cases:
-    errors, _, _ = cec.check((func_name or ["pcpu_ref_add_u64"])[0], insns, sites,
-                             local=True)
+for name, insns, sites, want, *barrier_case in cases:
+    func_name, relocs = barrier_case or ("pcpu_ref_add_u64", {})
+    errors, _, _ = cec.check(func_name, insns, sites, local=True, relocs=relocs)
     ok = (not errors) if not want else any(want.replace(" ", "") in e.replace(" ", "")
                                            for e in errors)
     print(f"{'ok' if ok else 'FAILED'}: {name}: {errors or 'no error'}")
