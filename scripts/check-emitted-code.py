@@ -32,8 +32,9 @@ cmpxchg128) is a compiler barrier, as on x86: in the pcpu_ref_barrier_*
 functions the plain variable stored before the LSE/LL-SC choice (the
 same relocation) must be loaded again on each path, followed through its
 branches: after the atomic on the LSE one, after the loop on the LL/SC
-one.  Not checked with KASAN or KCSAN, whose calls around that load would
-make it one anyway.
+one.  The store and the load are matched by the :lo12: relocation on
+each, so not checked with KASAN or KCSAN, whose instrumented accesses
+take the variable's address with adrp and add instead.
 
 In a KASAN build the one call allowed is a KASAN check in
 this_cpu_try_cmpxchg(), on *ovalp, the caller's memory: every percpu access

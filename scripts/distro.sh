@@ -29,6 +29,10 @@ config=$("$top/scripts/debian-config.sh" "$flavor")
 out=$BUILD/out/distro-$flavor
 base_out=$out-base
 logs=$LOGS/distro-$flavor
+# The series as committed: an edit in the tree would make a build of
+# neither version.
+[ -z "$(git -C "$KSRC" status --porcelain -uno)" ] ||
+	die "$KSRC has uncommitted edits: commit them (or make tree) first"
 tree=$(git -C "$KSRC" rev-parse HEAD^{tree})
 if [ "$(cat "$logs/tree" 2> /dev/null)" != "$tree" ]; then
 	[ -d "$logs" ] && note "the series changed since the last run: building anew"
@@ -63,14 +67,15 @@ configure "$KSRC" "$out" --enable PERCPU_LOCAL_MAPPING
 grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$out/.config" ||
 	die "CONFIG_PERCPU_LOCAL_MAPPING=y does not hold with Debian's $flavor .config: see $out/.config"
 
-run=$(($(find "$logs" -name 'series-*.log' | wc -l) + 1))
+last=$(find "$logs" -name 'series-*.log' | sed 's/.*series-\([0-9]*\)\.log$/\1/' | sort -n | tail -n 1)
+run=$((${last:-0} + 1))
 log=$logs/series-$run.log
 start=$SECONDS
 note "building $targets, run $run (log: $log)"
 kmake O="$out" $targets > "$log" 2>&1 ||
 	{ grep -E 'error|Error' "$log" | head -n 30 >&2 || true; die "the series does not build with Debian's $flavor .config (log: $log)"; }
 echo "$(((SECONDS - start) / 60))" >> "$logs/minutes"
-note "built in $(((SECONDS - start) / 60)) min; $(($(paste -sd+ "$logs/minutes"))) min in $run runs"
+note "built in $(((SECONDS - start) / 60)) min; $(($(paste -sd+ "$logs/minutes"))) min in the runs that finished"
 warnings "$logs"/series-*.log > "$logs/series.warnings"
 
 # The base: the same .config, the objects that warned.
@@ -89,6 +94,9 @@ for o in $objs; do
 done
 warnings "$logs/base.log" > "$logs/base.warnings"
 
+[ "$(git -C "$KSRC" rev-parse HEAD^{tree})" = "$tree" ] &&
+	[ -z "$(git -C "$KSRC" status --porcelain -uno)" ] ||
+	die "$KSRC changed during the build: run make distro again"
 new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
 echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(comm -12 "$logs/series.warnings" "$logs/base.warnings" | wc -l) of them in the base too"
 if [ -n "$new" ]; then
