@@ -29,9 +29,8 @@ inside one translation block), this check always does.
 
 A read-modify-write that returns a value (add_return, xchg, cmpxchg,
 cmpxchg128) is a compiler barrier, as on x86: in the pcpu_ref_barrier_*
-functions the plain variable stored before the LSE/LL-SC choice (the
-same relocation) must be loaded again on each path, followed through its
-branches: after the atomic on the LSE one, after the loop on the LL/SC
+functions the plain variable stored before the LSE/LL-SC choice must be
+loaded again on each path, followed through its branches: after the atomic on the LSE one, after the loop on the LL/SC
 one.  The store and the load are matched by the :lo12: relocation on
 each, so not checked with KASAN or KCSAN, whose instrumented accesses
 take the variable's address with adrp and add instead.
@@ -63,6 +62,7 @@ EXCL_LOAD = re.compile(r"^ld(a)?x(r|p)[bh]?$")
 EXCL_STORE = re.compile(r"^st(l)?x(r|p)[bh]?$")
 PLAIN_ACCESS = re.compile(r"^(ldr|ldur|ldp|str|stur|stp)[bh]?$")
 PLAIN_LOAD = re.compile(r"^(ldr|ldur|ldp)[bh]?$")
+PLAIN_STORE = re.compile(r"^(str|stur|stp)[bh]?$")
 BARRIER = re.compile(r"^pcpu_ref_barrier_")
 LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
 # The operations that are one load or one store, and need no atomic
@@ -155,7 +155,7 @@ def path(insns, start):
 
 def barrier_errors(insns, choice, relocs):
     """The pcpu_ref_barrier_* rule: see the top of this file."""
-    stores = [a for a, mn, _ in insns if a < choice and re.match(r"^(str|stur|stp)[bh]?$", mn)]
+    stores = [a for a, mn, _ in insns if a < choice and PLAIN_STORE.match(mn)]
     var = relocs.get(stores[-1]) if stores else None
     if var is None:
         return ["no store to a variable before the LSE/LL-SC choice"]
@@ -168,7 +168,7 @@ def barrier_errors(insns, choice, relocs):
         if not ends or not any(PLAIN_LOAD.match(mn) and relocs.get(a) == var
                                for a, mn, _ in run[ends[-1] + 1:]):
             errors.append(f"the {label} path does not load {var} again after "
-                          "the atomic: not a compiler barrier")
+                          "its atomic: not a compiler barrier")
     return errors
 
 
