@@ -29,11 +29,14 @@ config=$("$top/scripts/debian-config.sh" "$flavor")
 out=$BUILD/out/distro-$flavor
 base_out=$out-base
 logs=$LOGS/distro-$flavor
-# The series as committed: an edit in the tree would make a build of
-# neither version.
-[ -z "$(git -C "$KSRC" status --porcelain -uno)" ] ||
+# series_tree: the series' committed tree, or nothing when the work tree
+# has edits (a build of neither version).
+series_tree() {
+	[ -z "$(git -C "$KSRC" status --porcelain -uno)" ] &&
+		git -C "$KSRC" rev-parse HEAD^{tree}
+}
+tree=$(series_tree) ||
 	die "$KSRC has uncommitted edits: commit them (or make tree) first"
-tree=$(git -C "$KSRC" rev-parse HEAD^{tree})
 if [ "$(cat "$logs/tree" 2> /dev/null)" != "$tree" ]; then
 	[ -d "$logs" ] && note "the series changed since the last run: building anew"
 	rm -rf "$out" "$logs"
@@ -94,8 +97,7 @@ for o in $objs; do
 done
 warnings "$logs/base.log" > "$logs/base.warnings"
 
-[ "$(git -C "$KSRC" rev-parse HEAD^{tree})" = "$tree" ] &&
-	[ -z "$(git -C "$KSRC" status --porcelain -uno)" ] ||
+[ "$(series_tree)" = "$tree" ] ||
 	die "$KSRC changed during the build: run make distro again"
 new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
 echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(comm -12 "$logs/series.warnings" "$logs/base.warnings" | wc -l) of them in the base too"
