@@ -6,7 +6,9 @@
 # must fail at boot, "rerun:SUITE" for a suite that must fail when
 # guest/checks/kunit_rerun runs it again after the guest checks,
 # "check:NAME" for a guest check that must fail,
-# "emitted-code" for scripts/check-emitted-code.py, "log-clean" for a
+# "emitted-code:REGEX" for scripts/check-emitted-code.py with an error
+# that matches the extended REGEX (no spaces: the rule, not just any of
+# the checker's errors, must fire), "log-clean" for a
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
 # KASLR no longer moves; the mutant's checks must include "addresses"), or
@@ -41,7 +43,7 @@ for m in "$@"; do
 	[ -f "$m" ] || die "no mutant $m"
 	m=$(realpath "$m")	# git -C would resolve it in the tree
 	name=$(basename "$m" .patch)
-	expect=$(sed -n '1s/^expect: //p' "$m")
+	read -ra expect <<< "$(sed -n '1s/^expect: //p' "$m")"	# no globbing
 	checks=$(sed -n '2s/^checks: //p' "$m")
 	read -r mcpu mmachine <<< "$(sed -n '2,3s/^boot: //p' "$m")"
 	mcpu=${mcpu:-max}
@@ -67,10 +69,11 @@ for m in "$@"; do
 		"$variant" "$mcpu" "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
-	for c in $expect; do
+	for c in "${expect[@]}"; do
 		case $c in
-		emitted-code)
-			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" ;;
+		emitted-code:*)
+			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" &&
+				grep -qE "^error: .*${c#emitted-code:}" "$log.code" ;;
 		log-clean)
 			! "$top/scripts/log-clean.sh" "$log" > /dev/null ;;
 		kaslr)
@@ -111,7 +114,7 @@ for m in "$@"; do
 		echo "FAIL $name: the boot timed out after ${timeout}s, which catches nothing (log: $log)"
 		failed=$((failed + 1))
 	elif [ -z "$missed" ]; then
-		echo "PASS $name: caught by $expect"
+		echo "PASS $name: caught by ${expect[*]}"
 		passed=$((passed + 1))
 	else
 		echo "FAIL $name: missed by$missed (log: $log)"
