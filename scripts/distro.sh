@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make distro (slow, not in make check): build the series with Debian's own
 # complete arm64 .config and the option on, and fail on any compiler
-# warning that the base does not give with the same .config.  Only the
+# warning that the base does not give with the same .config, and on any
+# linker or modpost warning.  Only the
 # objects that warn are compiled in the base tree too (build/linux-base, a
 # worktree at the base tag), so the base costs minutes, not hours.
 #
@@ -81,6 +82,11 @@ echo "$(((SECONDS - start) / 60))" >> "$logs/minutes"
 note "built in $(((SECONDS - start) / 60)) min; $(($(paste -sd+ "$logs/minutes"))) min in the runs that finished"
 warnings "$logs"/series-*.log > "$logs/series.warnings"
 
+# The linker's and modpost's warnings name no source line, and the base
+# is not linked here to compare them with: any of them fails the check,
+# for a reader to judge.
+grep -hE '^WARNING: |ld(\.bfd)?: warning: ' "$logs"/series-*.log | sort -u > "$logs/series.link-warnings" || true
+
 # The base: the same .config, the objects that warned.
 base_tree=$(base_tree)
 configure "$base_tree" "$base_out"
@@ -99,6 +105,10 @@ warnings "$logs/base.log" > "$logs/base.warnings"
 
 [ "$(series_tree)" = "$tree" ] ||
 	die "$KSRC changed during the build: run make distro again"
+if [ -s "$logs/series.link-warnings" ]; then
+	cat "$logs/series.link-warnings"
+	die "$(wc -l < "$logs/series.link-warnings") linker or modpost warnings with Debian's $flavor .config (the base is not linked here: judge each)"
+fi
 new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
 echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(comm -12 "$logs/series.warnings" "$logs/base.warnings" | wc -l) of them in the base too"
 if [ -n "$new" ]; then
