@@ -14,7 +14,7 @@
 # no option that turns the LSE atomics off (CONFIG_ARM64_LSE_ATOMICS is
 # gone; the "max, no LSE" kernel of earlier runs was an LSE one): there the
 # LL/SC column is n/a.  A 16K kernel also boots on neoverse-n1, which has no LPA2,
-# so 52-bit VA falls back to 48 bits with the top level folded.  The table
+# so 52-bit VA falls back to 47 bits with the top level folded.  The table
 # goes to build/logs/matrix/matrix.md too.
 #
 # usage: matrix.sh [GEOMETRY[:EXTRA-FRAGMENTS]...]    (default: all of them)
