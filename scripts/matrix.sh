@@ -62,15 +62,18 @@ lifecycle() {
 # boot_one VARIANT CPU NAME: the "levels, bytes/CPU | KUnit, hotplug, log |
 # kexec, hibernate, memhotplug" cells.  A kernel with more than Debian's
 # 512 CPUs boots with NR_CPUS possible CPUs, 4 of them online
-# (scripts/possible-cpus-dtb.sh, no NUMA): 4096 take 4G of memory and
-# some 15 minutes of TCG.
+# (scripts/possible-cpus-dtb.sh, no NUMA), in 8G: 4096 possible CPUs
+# reserve 1.9G at boot (SWIOTLB's 1G for 4096 areas, the first chunk's
+# 416M, printk's 150M), the debug options' slabs grow with them, and the
+# KUnit suites' chunks take a page on each, so 4G ran out of memory in
+# pcpu_local_test_dynamic; 15 to 40 minutes of TCG a boot.
 boot_one() {
 	local log=$LOGS/$3.log kunit=fail hotplug=fail clean=fail layout nr
 	local qemu_args mem=1G timeout=${BOOT_TIMEOUT:-600} args=
 	qemu_args=$(numa_nodes 4)
 	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$BUILD/out/$1/.config")
 	if [ "$nr" -gt 512 ] && "$top/scripts/possible-cpus-dtb.sh" "$dir/$3.dtb" "$nr" "$2" 4; then
-		qemu_args="-dtb $dir/$3.dtb" mem=4G timeout=${BOOT_TIMEOUT:-2400} args=maxcpus=4
+		qemu_args="-dtb $dir/$3.dtb" mem=8G timeout=${BOOT_TIMEOUT:-2400} args=maxcpus=4
 	fi
 	QEMU_ARGS=$qemu_args MEM=$mem SMP=4 BOOT_TIMEOUT=$timeout \
 		GUEST_CHECKS=kunit_modules,hotplug,kunit_rerun,percpu_test \
