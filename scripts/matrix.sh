@@ -63,7 +63,7 @@ lifecycle() {
 # kexec, hibernate, memhotplug" cells.  A kernel with more than Debian's
 # 512 CPUs boots with NR_CPUS possible CPUs, 4 of them online
 # (scripts/possible-cpus-dtb.sh, no NUMA), in 8G: 4096 possible CPUs
-# reserve 1.9G at boot (SWIOTLB's 1G for 4096 areas, the first chunk's
+# reserve 1.8G at boot (SWIOTLB's 1G for 4096 areas, the first chunk's
 # 416M, printk's 150M), the debug options' slabs grow with them, and the
 # KUnit suites' chunks take a page on each, so 4G ran out of memory in
 # pcpu_local_test_dynamic; 15 to 40 minutes of TCG a boot.
