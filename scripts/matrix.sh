@@ -28,7 +28,7 @@ unset ACCEL PRINT_QEMU	# boots under TCG, run for real
 # base kernel with it does not boot under QEMU 7.2
 # (configs/kasan-hw-tags.config).
 all="debian-arm64: geometry-4k-52-4096: geometry-4k-39: geometry-4k-48:
-     debian-arm64-16k:expert geometry-16k-47:expert
+     debian-arm64-16k:expert geometry-16k-47:expert geometry-16k-48:
      geometry-64k-42: geometry-64k-48: geometry-64k-52: debian-rt-arm64:expert
      debian-arm64:kasan-generic debian-arm64:kasan-sw-tags
      debian-arm64:clang debian-arm64:kcsan,expert"
