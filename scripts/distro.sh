@@ -105,14 +105,13 @@ warnings "$logs/base.log" > "$logs/base.warnings"
 
 [ "$(series_tree)" = "$tree" ] ||
 	die "$KSRC changed during the build: run make distro again"
-if [ -s "$logs/series.link-warnings" ]; then
-	cat "$logs/series.link-warnings"
-	die "$(wc -l < "$logs/series.link-warnings") linker or modpost warnings with Debian's $flavor .config (the base is not linked here: judge each)"
-fi
 new=$(comm -23 "$logs/series.warnings" "$logs/base.warnings")
 echo "$(wc -l < "$logs/series.warnings") warnings with the series, $(comm -12 "$logs/series.warnings" "$logs/base.warnings" | wc -l) of them in the base too"
-if [ -n "$new" ]; then
-	echo "$new"
+[ -z "$new" ] || echo "$new"
+cat "$logs/series.link-warnings"
+# Both lists are shown before either fails the check
+[ -z "$new" ] ||
 	die "the series adds $(echo "$new" | wc -l) warnings with Debian's $flavor .config"
-fi
+[ ! -s "$logs/series.link-warnings" ] ||
+	die "$(wc -l < "$logs/series.link-warnings") linker or modpost warnings with Debian's $flavor .config (the base is not linked here: judge each)"
 echo "no new warning with Debian's $flavor .config and CONFIG_PERCPU_LOCAL_MAPPING=y"

@@ -71,6 +71,8 @@ for m in "$@"; do
 	missed=
 	for c in "${expect[@]}"; do
 		case $c in
+		emitted-code)
+			die "$name: name the rule that must catch it, emitted-code:REGEX" ;;
 		emitted-code:*)
 			! "$top/scripts/check-emitted-code.py" "$variant" > "$log.code" &&
 				grep -qE "^error: .*${c#emitted-code:}" "$log.code" ;;
