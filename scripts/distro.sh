@@ -9,7 +9,10 @@
 # The whole build takes longer than a session here, so a run that is
 # stopped is taken up by the next one: kbuild keeps what it compiled, and
 # each run's log is kept (series-N.log), so the warnings are those of all
-# runs on the same series.  A series that changed starts the build anew.
+# runs.  A series that changed is built on the same objects too: kbuild
+# compiles again what the change reaches, whose warnings the new log has,
+# and what it does not reach would warn as before.  A warning that went
+# away stays in the older logs: a false alarm at worst, never a miss.
 #
 # Debian's .config is changed where a build outside Debian's packaging
 # needs it: no debug info (pahole and hours of DWARF; it makes no compiler
@@ -38,10 +41,8 @@ series_tree() {
 }
 tree=$(series_tree) ||
 	die "$KSRC has uncommitted edits: commit them (or make tree) first"
-if [ "$(cat "$logs/tree" 2> /dev/null)" != "$tree" ]; then
-	[ -d "$logs" ] && note "the series changed since the last run: building anew"
-	rm -rf "$out" "$logs"
-fi
+[ ! -f "$logs/tree" ] || [ "$(cat "$logs/tree")" = "$tree" ] ||
+	note "the series changed since the last run: kbuild compiles again what the change reaches"
 mkdir -p "$out" "$base_out" "$logs"
 echo "$tree" > "$logs/tree"
 
@@ -74,6 +75,7 @@ grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$out/.config" ||
 last=$(find "$logs" -name 'series-*.log' | sed 's/.*series-\([0-9]*\)\.log$/\1/' | sort -n | tail -n 1)
 run=$((${last:-0} + 1))
 log=$logs/series-$run.log
+echo "$tree" > "$logs/series-$run.tree"
 start=$SECONDS
 note "building $targets, run $run (log: $log)"
 kmake O="$out" $targets > "$log" 2>&1 ||
