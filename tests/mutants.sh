@@ -11,7 +11,9 @@
 # the checker's errors, must fire), "log-clean" for a
 # warning in the console log (scripts/log-clean.sh), or "kaslr" for
 # scripts/check-kaslr.sh over this boot and two more (an address that
-# KASLR no longer moves; the mutant's checks must include "addresses"), or
+# KASLR no longer moves, or modules that no longer move relative to the
+# image: the two more load the KUnit modules too; the mutant's checks
+# must include "addresses"), or
 # "hibernate" for scripts/check-hibernate.sh, "memhotplug" for
 # scripts/check-memhotplug.sh on cortex-a57, or "boot" for a kernel that
 # dies before the guest finishes (QEMU exits: a boot killed by the
@@ -80,7 +82,7 @@ for m in "$@"; do
 			! "$top/scripts/log-clean.sh" "$log" > /dev/null ;;
 		kaslr)
 			for i in 2 3; do
-				QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=addresses \
+				QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules,addresses \
 					BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
 					"$variant" max "mutant-$name-$i" > /dev/null 2>&1
 			done
