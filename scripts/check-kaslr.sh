@@ -14,7 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 [ $# -ge 2 ] || die "usage: check-kaslr.sh LOG LOG..."
-lines=$(grep -h '^guest-addresses:' "$@" || true)
+lines=$(grep -h '^guest-addresses:' "$@" | tr -d '\r' || true)
 [ "$(echo "$lines" | grep -c .)" -eq $# ] || die "not every log has a guest-addresses line"
 echo "$lines"
 for what in text window region; do
