@@ -122,7 +122,7 @@ if [ -z "$print" ]; then
 	# The code's own id: a later change to the messages alone keeps it
 	series_tree=$(git -C "$KSRC" rev-parse --short=12 "series^{tree}")
 	npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
-	fixup_tree=$("$top/scripts/entry-fixup-tree.sh")
+	fixup_tree=$("$top/scripts/variant-tree.sh" entry-fixup)
 	fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
 fi
 # tree VARIANT: the tree it is built from

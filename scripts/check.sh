@@ -10,7 +10,7 @@ unset ACCEL PRINT_QEMU
 
 # The one kernel every boot test runs: the series on, with the debug options.
 # With LLVM set (LLVM=-19 make check), the same tests on a clang build,
-# a kernel of its own; the static check and the entry-fixup variant stay
+# a kernel of its own; the static check and the mainline 7.4 variant stay
 # gcc's.
 variant=lm-y-debug${LLVM:+-clang}
 fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug werror)	# werror last
@@ -157,25 +157,26 @@ for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
 
-# The entry-fixup variant of make bench (bench/entry-fixup/): its own
-# suite, the this_cpu_*() torture and percpu_test (a module, whose table
-# module_finalize() sorts), at boot and after CPU hotplug, on LSE and
-# LL/SC.  A kernel of its own, on the series' tree with the option off.
-if [ -z "${LLVM:-}" ] && fixup_tree=$("$top/scripts/entry-fixup-tree.sh" 2> "$LOGS/check/fixup-tree.log"); then
+# Mainline 7.4's way, make bench's reference (bench/mainline-7.4/):
+# this_cpu_*() preemptible, the registers rewritten at the return to EL1.
+# Its own suite, the this_cpu_*() torture and percpu_test, at boot and
+# after CPU hotplug, on LSE and LL/SC.  A kernel of its own, on the
+# series' tree with the option off.
+if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 2> "$LOGS/check/mainline-7.4-tree.log"); then
 	passed=$((passed + 1))
-	echo "PASS fixup-tree"
-	fv=fixup-debug
-	if t "build:$fv" env KSRC="$fixup_tree" "$top/scripts/build-kernel.sh" "$fv" \
-		guest "$GEOMETRY" local-mapping-n debug entry-fixup entry-fixup-kunit werror &&
-	   t "build:$fv-initramfs" env KSRC="$fixup_tree" "$top/scripts/build-initramfs.sh" "$fv"; then
+	echo "PASS mainline-7.4-tree"
+	mv=mainline-7.4-debug
+	if t "build:$mv" env KSRC="$m74_tree" "$top/scripts/build-kernel.sh" "$mv" \
+		guest "$GEOMETRY" local-mapping-n debug mainline-7.4 mainline-7.4-kunit werror &&
+	   t "build:$mv-initramfs" env KSRC="$m74_tree" "$top/scripts/build-initramfs.sh" "$mv"; then
 		for cpu in max cortex-a57; do
-			name=fixup-$cpu
+			name=mainline-7.4-$cpu
 			log=$LOGS/check-$name.log
 			SMP=4 GUEST_CHECKS=hotplug,kunit_rerun,percpu_test t "boot:$name" \
-				"$top/scripts/boot-guest.sh" "$fv" "$cpu" "check-$name" guest.hotplug_cycles=5
+				"$top/scripts/boot-guest.sh" "$mv" "$cpu" "check-$name" guest.hotplug_cycles=5
 			t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
-			t "kunit:$name" env KSRC="$fixup_tree" "$top/scripts/kunit-results.sh" "$log"
-			t "fixup-suite:$name" grep -qE '^ *ok [0-9]+ arm64_percpu_entry_fixup.?$' "$log"
+			t "kunit:$name" env KSRC="$m74_tree" "$top/scripts/kunit-results.sh" "$log"
+			t "suite:$name" grep -qE '^ *ok [0-9]+ arm64_pcpu_gprs.?$' "$log"
 			for c in hotplug kunit_rerun percpu_test; do
 				t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 			done
@@ -184,8 +185,8 @@ if [ -z "${LLVM:-}" ] && fixup_tree=$("$top/scripts/entry-fixup-tree.sh" 2> "$LO
 	fi
 elif [ -z "${LLVM:-}" ]; then
 	failed=$((failed + 1))
-	echo "FAIL fixup-tree (log: $LOGS/check/fixup-tree.log)"
-	sed 's/^/    /' "$LOGS/check/fixup-tree.log"
+	echo "FAIL mainline-7.4-tree (log: $LOGS/check/mainline-7.4-tree.log)"
+	sed 's/^/    /' "$LOGS/check/mainline-7.4-tree.log"
 fi
 
 # make bench's smoke run (BENCH_QUICK=1) is not here: its three kernels

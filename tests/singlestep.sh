@@ -7,24 +7,29 @@
 # hrtimer run often), or the slow emulation trips RCU's stall warnings.
 # Kernels without the debug options, whose lockdep would keep interrupts
 # masked most of the time:
+#   m74:     mainline 7.4's way (bench/mainline-7.4/), which must also have
+#            adjusted at least one operation found on another CPU
+#            (debugfs' pcpu_gprs_moved, guest/checks/pcpu_gprs_moved);
 #   fixup:   the entry-fixup variant (bench/entry-fixup/), which must also
 #            have fixed up at least one sequence (debugfs'
 #            percpu_entry_fixups, guest/checks/entry_fixups);
 #   y:       the series with the local mapping, where an LL/SC loop is cut
 #            between its load and store-exclusive and an LSE atomic is not;
-#   mutants: each of the two above with an operation that a move can
+#   mutants: each of the three above with an operation that a move can
 #            leave on the old CPU's copy (MUTANTS below), which the
 #            torture's hrtimer holds must catch: its torture must fail, on
 #            -cpu max.
 # On -cpu max (LSE) and cortex-a57 (LL/SC).  Builds build/out/singlestep-*.
 #
-# usage: singlestep.sh [fixup] [y] [mutants]
+# usage: singlestep.sh [m74] [fixup] [y] [mutants]
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
-# TREE:PATCH: the fixup variant that leaves the register where it was, and
-# the series with the address computed from TPIDR, unguarded
-MUTANTS=${MUTANTS:-"fixup:$top/tests/mutants/singlestep/fixup-not-moved.patch
+# TREE:PATCH: 7.4's way with no adjustment at the return, the fixup variant
+# that leaves the register where it was, and the series with the address
+# computed from TPIDR, unguarded
+MUTANTS=${MUTANTS:-"m74:$top/tests/mutants/singlestep/m74-no-adjust.patch
+	fixup:$top/tests/mutants/singlestep/fixup-not-moved.patch
 	y:$top/tests/mutants/no-preempt-guard.patch"}
 
 "$top/scripts/make-tree.sh" || die "no work tree made from patches/"
@@ -37,7 +42,8 @@ qemu_args="-singlestep -icount shift=5,sleep=off"
 # tree_of fixup|y: the tree the variant is built from
 tree_of() {
 	case $1 in
-	fixup)	"$top/scripts/entry-fixup-tree.sh" || die "no entry-fixup tree" ;;
+	m74)	"$top/scripts/variant-tree.sh" mainline-7.4 || die "no mainline-7.4 tree" ;;
+	fixup)	"$top/scripts/variant-tree.sh" entry-fixup || die "no entry-fixup tree" ;;
 	y)	echo "$KSRC" ;;
 	esac
 }
@@ -45,6 +51,7 @@ tree_of() {
 # frags_of fixup|y: its config fragments
 frags_of() {
 	case $1 in
+	m74)	echo guest "$GEOMETRY" local-mapping-n mainline-7.4 mainline-7.4-kunit alt-resume werror ;;
 	fixup)	echo guest "$GEOMETRY" local-mapping-n entry-fixup entry-fixup-kunit werror ;;
 	y)	echo guest "$GEOMETRY" local-mapping-y series-kunit werror ;;
 	esac
@@ -53,6 +60,7 @@ frags_of() {
 # checks_of fixup|y: the guest checks of its boots
 checks_of() {
 	case $1 in
+	m74)	echo pcpu_gprs_moved ;;
 	fixup)	echo entry_fixups ;;
 	y)	echo meminfo ;;
 	esac
@@ -79,12 +87,12 @@ torture_caught() {
 		grep -aqE "Expected (sum\.|atomic64_read\(&t->taken\))" "$1"
 }
 
-[ $# -gt 0 ] || set -- fixup y mutants
+[ $# -gt 0 ] || set -- m74 fixup y mutants
 for v in "$@"; do
 	case $v in
-	fixup|y) ;;
+	m74|fixup|y) ;;
 	mutants) continue ;;
-	*)	die "usage: singlestep.sh [fixup] [y] [mutants]" ;;
+	*)	die "usage: singlestep.sh [m74] [fixup] [y] [mutants]" ;;
 	esac
 	checks=$(checks_of "$v")
 	tree=$(tree_of "$v")
@@ -95,10 +103,10 @@ for v in "$@"; do
 		log=$LOGS/$name.log
 		t "boot:$name" boot "singlestep-$v" "$cpu" "$name" "$checks"
 		t "kunit:$name" env KSRC="$tree" "$top/scripts/kunit-results.sh" "$log"
-		[ "$checks" != entry_fixups ] ||
+		[ "$checks" = meminfo ] ||
 			t "guest:$name:$checks" "$top/scripts/guest-results.py" --passed "/$checks" "${log%.log}.ktap"
 		t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
-		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
+		grep -a "this_cpu_test_torture:\|entry_fixups:\|pcpu_gprs_moved:" "$log" | tr -d '\r'
 	done
 done
 
@@ -122,7 +130,7 @@ case " $* " in *" mutants "*)
 		# shellcheck disable=SC2046
 		build singlestep-mutant "$mtree" $(frags_of "$v")
 		boot singlestep-mutant max "$name" "$(checks_of "$v")" > "$test_logs/$name.log" 2>&1
-		grep -a "this_cpu_test_torture:\|entry_fixups:" "$log" | tr -d '\r'
+		grep -a "this_cpu_test_torture:\|entry_fixups:\|pcpu_gprs_moved:" "$log" | tr -d '\r'
 		t "caught:$name" torture_caught "$log"
 	done
 	[ ! -e "$mtree/.git" ] || git -C "$mtree" checkout -q -f --detach "$base"
