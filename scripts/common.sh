@@ -2,18 +2,26 @@
 # Each variable can be set from the environment (see README.md).
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${BUILD:-$top/build}
+
+# The base the series applies to: bases/$BASE.conf (Debian's package, its
+# tarball's checksum, the base tag).  Another base than the default builds
+# apart, under build/base-$BASE: its own work tree, kernels and logs.
+BASE=${BASE:-7.2.13}
+[ -f "$top/bases/$BASE.conf" ] || {
+	echo "error: BASE=$BASE: no bases/$BASE.conf (there are: $(cd "$top/bases" && ls | sed 's/\.conf$//' | paste -sd' '))" >&2
+	exit 1
+}
+# shellcheck source=bases/7.2.13.conf
+. "$top/bases/$BASE.conf"
+if [ "$BASE" = 7.2.13 ]; then
+	BUILD=${BUILD:-$top/build}
+else
+	BUILD=${BUILD:-$top/build/base-$BASE}
+fi
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/arm64-percpu-lm}
 KSRC=${KSRC:-$BUILD/linux}
 PATCHES=${PATCHES:-$top/patches}
 LOGS=${LOGS:-$BUILD/logs}
-
-# The base: Debian's linux-source-7.2 7.2.13-1.
-BASE_PKG=linux-source-7.2
-BASE_VERSION=7.2.13-1
-BASE_TARBALL_NAME=linux-source-7.2_7.2.13-1.tar.xz
-BASE_SHA256=ecb3877b9988c936dcc64c63af8a54c2fa6df7f717d4e5ee429d0f4c4859e68b
-BASE_TAG=v7.2.13-debian
 
 # The page-table geometry every kernel is built with: Debian's arm64 flavor
 # (4K pages, 52-bit VA with LPA2, NR_CPUS 512), read from its linux-headers

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Print the path of the .config of Debian's own arm64 kernel of the base
 # version, flavor FLAVOR: the one in its linux-headers package (Debian
-# unstable, through debian-fetch.sh), cached next to the .deb, so that a
+# unstable or experimental, through debian-fetch.sh), cached next to the .deb, so that a
 # second run needs no network.
 #
 # usage: debian-config.sh FLAVOR   (arm64, arm64-16k, rt-arm64, ...)
@@ -9,8 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 flavor=${1:?usage: debian-config.sh FLAVOR}
-# Debian's kernel ABI name of the base: 7.2.13 in Debian 14 (unstable).
-kabi=${DEBIAN_KABI:-${BASE_VERSION%-*}+deb14}
+# Debian's kernel ABI name of the base (bases/$BASE.conf)
+kabi=${DEBIAN_KABI:-$BASE_KABI}
 pkg=linux-headers-$kabi-$flavor
 deb=$CACHE_DIR/debs/${pkg}_${BASE_VERSION}_arm64.deb
 config=${deb%.deb}.config
@@ -18,7 +18,7 @@ trap 'rm -f "$config.part"' EXIT
 
 if [ ! -s "$config" ]; then
 	if [ ! -f "$deb" ]; then
-		note "fetching $pkg $BASE_VERSION from Debian unstable"
+		note "fetching $pkg $BASE_VERSION from Debian $BASE_SUITE"
 		"$top/scripts/debian-fetch.sh" "$pkg:arm64=$BASE_VERSION" > /dev/null ||
 			die "cannot fetch $pkg $BASE_VERSION (arm64): see the error above"
 		[ -f "$deb" ] || die "debian-fetch.sh did not leave $deb"

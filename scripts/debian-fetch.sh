@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Download one Debian binary package from Debian unstable into the cache and
+# Download one Debian binary package from Debian unstable (or experimental,
+# which apt takes only for a version that is there alone) into the cache and
 # print the path of the .deb.  Uses a private apt configuration under the
 # cache directory so the machine's own apt sources are never touched.
 #
@@ -18,9 +19,12 @@ apt_dir=$CACHE_DIR/apt
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 mkdir -p "$apt_dir"/{lists/partial,archives/partial,etc} "$CACHE_DIR/debs"
-cat > "$apt_dir/etc/sources.list" <<EOS
-deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
-EOS
+sources="deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
+deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror experimental main"
+stamp=$apt_dir/lists/.updated
+# New sources (a suite added): the index must be read again
+[ "$(cat "$apt_dir/etc/sources.list" 2>/dev/null)" = "$sources" ] || rm -f "$stamp"
+echo "$sources" > "$apt_dir/etc/sources.list"
 apt_opts=(
 	-o Dir::Etc::SourceList="$apt_dir/etc/sources.list"
 	-o Dir::Etc::SourceParts=/dev/null
@@ -35,7 +39,6 @@ apt_opts=(
 # Refresh the index at most once a day.  Offline, an older index still
 # serves the .debs already in the cache (apt-get download keeps them); with
 # none, a failed update is the network's (apt only warns: --error-on=any).
-stamp=$apt_dir/lists/.updated
 if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 	if apt-get "${apt_opts[@]}" -q update --error-on=any >&2; then
 		touch "$stamp"

@@ -38,8 +38,8 @@ create_base() {
 	GIT_AUTHOR_NAME="Debian kernel team" GIT_AUTHOR_EMAIL=debian-kernel@lists.debian.org \
 	GIT_COMMITTER_NAME="Debian kernel team" GIT_COMMITTER_EMAIL=debian-kernel@lists.debian.org \
 	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
-		git -C "$tmp" commit -q -m "Linux 7.2.13 (Debian linux-source-7.2 $BASE_VERSION)" \
-			-m "linux-source-7.2.tar.xz, sha256 $BASE_SHA256, without the Debian-only .gitignore lines that ignore the whole top level."
+		git -C "$tmp" commit -q -m "$BASE_TITLE (Debian $BASE_PKG $BASE_VERSION)" \
+			-m "$BASE_SRC_TARBALL, sha256 $BASE_SHA256, without the Debian-only .gitignore lines that ignore the whole top level."
 	git -C "$tmp" tag "$BASE_TAG"
 	mv "$tmp" "$KSRC"
 }
