@@ -44,9 +44,15 @@ create_base() {
 	mv "$tmp" "$KSRC"
 }
 
+# On another base than the default, a patch of bases/$BASE/ (same name)
+# takes the place of patches/'s: its conflicts resolved there.
+base_patches=$top/bases/$BASE
+
 # The state of patches/: every file the series is made from.
 patches_state() {
-	(cd "$PATCHES" && sha256sum series *.patch) | sha256sum | cut -d' ' -f1
+	{ (cd "$PATCHES" && sha256sum series *.patch)
+	  [ ! -d "$base_patches" ] || (cd "$base_patches" && sha256sum *.patch); } |
+		sha256sum | cut -d' ' -f1
 }
 
 # The state of the tree: its branch's commit and its description (the
@@ -126,10 +132,12 @@ if [ -f "$PATCHES/series" ]; then
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		f=$PATCHES/$p
+		[ ! -f "$base_patches/$p" ] || f=$base_patches/$p
 		# A fixed committer (the date is the author's) makes the commit ids
 		# the same on every machine.
 		if ! GIT_COMMITTER_NAME="arm64 percpu series" GIT_COMMITTER_EMAIL=series@invalid \
-		     git am -q --committer-date-is-author-date "$PATCHES/$p"; then
+		     git am -q --committer-date-is-author-date "$f"; then
 			git am --abort
 			die "patch $p does not apply to $(git log -1 --format='%h %s')"
 		fi
