@@ -134,8 +134,14 @@ def chart(path, title, labels, series, ylabel):
     return True
 
 
-# The variants: =n, =y, and the entry-fixup variant when its logs are there
-NAMES = {"n": "=n", "y": "=y", "f": "fixup"}
+# The variants: mainline 7.4's way (the reference when its logs are there),
+# =y, =n (7.2.13's preempt_disable()), and the entry-fixup variant when its
+# logs are there.  The first is the one the "change" columns compare with.
+NAMES = {"m": "7.4", "n": "=n", "y": "=y", "f": "fixup"}
+# The heading of each "Where =y loses" list
+LOSES = {"m": "## Where =y loses against mainline 7.4's way",
+         "n": "## Where =y loses against =n (7.2.13)",
+         "f": "## Where =y loses against the fixup variant"}
 
 
 def main():
@@ -159,7 +165,9 @@ def main():
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
                    if "-smp" not in p and "-ipi" not in p})
-    vs = "nyf" if glob.glob(os.path.join(logdir, "f-*.log")) else "ny"
+    have = lambda v: bool(glob.glob(os.path.join(logdir, f"{v}-*.log")))
+    vs = ("my" if have("m") else "ny") + ("n" if have("m") else "") + \
+        ("f" if have("f") else "")
     for v in vs:
         for c in list(cpus):
             if not os.path.exists(os.path.join(logdir, f"{v}-{c}.log")):
@@ -168,6 +176,8 @@ def main():
     runs = {(v, c): parse(os.path.join(logdir, f"{v}-{c}.log"))
             for v in vs for c in cpus}
     title = "CONFIG_PERCPU_LOCAL_MAPPING=n against =y"
+    if "m" in vs:
+        title = "mainline 7.4's way against =y, and =n (7.2.13)"
     if "f" in vs:
         title += ", and the entry-fixup variant"
     out = [f"# make bench: {title}", ""]
@@ -183,22 +193,34 @@ def main():
                 "vCPU running; the same from run to run to the 16 instructions "
                 "of the guest timer (the stress-ng and build workloads, whole "
                 "processes, to within 0.5%)"]
+    if "m" in vs:
+        out += ["- 7.4: bench/mainline-7.4/, this_cpu_*() preemptible as "
+                "arm64's for-next/core has them for 7.4 (a record of "
+                "registers in thread_info, rewritten at the return to EL1), "
+                "on the series' tree with the local mapping off; \"change\" "
+                "columns compare with 7.4"]
     if "f" in vs:
         out += ["- fixup: bench/entry-fixup/, this_cpu_*() with no "
                 "preemption protection, fixed up at kernel-mode exception "
                 "return (s390's way, with a table of the sequences), on the "
                 "series' tree with the local mapping off; \"change\" "
-                "columns compare with =n"]
+                f"columns compare with {NAMES[vs[0]]}"]
     out.append("")
-    # Losses of =y against =n, and against the fixup variant
-    losses, losses_f = [], []
+    # Losses of =y (vals[1]) against each other variant, the reference's
+    # first
+    others = [v for v in vs if v != "y"]
+    losses = {v: [] for v in others}
 
     def lose(what, vals, noise=0.05):
-        """List WHAT where =y (vals[1]) is above =n or the fixup variant"""
-        if vals[1] > vals[0] * (1 + noise):
-            losses.append(f"{what}: {delta(vals[0], vals[1])}")
-        if "f" in vs and vals[1] > vals[2] * (1 + noise):
-            losses_f.append(f"{what}: =y {delta(vals[2], vals[1])} against fixup")
+        """List WHAT where =y is above another variant"""
+        for v in others:
+            x = vals[vs.index(v)]
+            if vals[1] <= x * (1 + noise):
+                continue
+            if v == vs[0]:
+                losses[v].append(f"{what}: {delta(x, vals[1])}")
+            else:
+                losses[v].append(f"{what}: =y {delta(x, vals[1])} against {NAMES[v]}")
     if not cpus:
         missing.append(f"no n-CPU.log or y-CPU.log in {logdir}")
 
@@ -244,13 +266,17 @@ def main():
             if None in vals:
                 continue
             out.append(row(key, vals, "{:.2f}"))
-            a, b = vals[0], vals[1]
-            if b > a * 1.05 and b - a > 0.5:
-                losses.append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
-                              f"on {c}: {a:.2f} -> {b:.2f}")
-            if "f" in vs and b > vals[2] * 1.05 and b - vals[2] > 0.5:
-                losses_f.append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
-                                f"on {c}: fixup {vals[2]:.2f}, =y {b:.2f}")
+            b = vals[1]
+            for v in others:
+                a = vals[vs.index(v)]
+                if not (b > a * 1.05 and b - a > 0.5):
+                    continue
+                if v == vs[0]:
+                    losses[v].append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
+                                     f"on {c}: {a:.2f} -> {b:.2f}")
+                else:
+                    losses[v].append(f"this_cpu {key[0]} {key[1]}-byte {key[2]} "
+                                     f"on {c}: {NAMES[v]} {a:.2f}, =y {b:.2f}")
             if key[1] == 8:
                 labels.append(f"{key[0]} {key[2][0]}")
                 for v, x in zip(vs, vals):
@@ -362,24 +388,27 @@ def main():
             # A whole-TLB flush costs every CPU its TLB: a loss however
             # few instructions it takes
             full = [t[v].get("VMALLE1IS", 0) for v in vs]
-            if full[1] > full[0]:
-                losses.append(f"{full[1]} TLBI VMALLE1IS (flush_tlb_all) "
-                              f"in the cgroup churn on {c}, =n {full[0]}")
-            if "f" in vs and full[1] > full[2]:
-                losses_f.append(f"{full[1]} TLBI VMALLE1IS in the cgroup "
-                                f"churn on {c}, fixup {full[2]}")
+            for v in others:
+                x = full[vs.index(v)]
+                if full[1] <= x:
+                    continue
+                if v == vs[0]:
+                    losses[v].append(f"{full[1]} TLBI VMALLE1IS (flush_tlb_all) "
+                                     f"in the cgroup churn on {c}, {NAMES[v]} {x}")
+                else:
+                    losses[v].append(f"{full[1]} TLBI VMALLE1IS in the cgroup "
+                                     f"churn on {c}, {NAMES[v]} {x}")
             # VAE1IS, VALE1IS, ASIDE1IS and their local forms name an
             # ASID: user space's; the rest are the kernel's (all ASIDs)
             user = {"VAE1IS", "VALE1IS", "ASIDE1IS", "VAE1", "VALE1",
                     "ASIDE1", "RVAE1IS", "RVALE1IS"}
             kern = [sum(n for k, n in t[v].items() if k not in user) for v in vs]
             out.append(row(("TLBI, kernel (all ASIDs)", "memcg_churn"), kern))
-            if kern[1] > kern[0] * 1.05:
-                losses.append(f"{kern[1]} kernel TLBIs in the cgroup churn "
-                              f"on {c}, =n {kern[0]}")
-            if "f" in vs and kern[1] > kern[2] * 1.05:
-                losses_f.append(f"{kern[1]} kernel TLBIs in the cgroup churn "
-                                f"on {c}, fixup {kern[2]}")
+            for v in others:
+                x = kern[vs.index(v)]
+                if kern[1] > x * 1.05:
+                    losses[v].append(f"{kern[1]} kernel TLBIs in the cgroup churn "
+                                     f"on {c}, {NAMES[v]} {x}")
             out.append(row(("TLBI, one ASID (user)", "memcg_churn"),
                            [sum(c for k, c in t[v].items() if k in user)
                             for v in vs]))
@@ -417,7 +446,7 @@ def main():
                 "geometry).", ""]
         h = ["vCPUs", "MemTotal =n - =y (kB)", "per vCPU (kB)"] + \
             [f"used {NAMES[v]} (kB)" for v in vs] + \
-            [f"{NAMES[v]} - =n (kB)" for v in vs[1:]] + \
+            [f"{NAMES[v]} - {NAMES[vs[0]]} (kB)" for v in vs[1:]] + \
             [f"Percpu {NAMES[v]}" for v in vs] + \
             ["kernel PGD copies per CPU (bytes)"]
         out += ["| " + " | ".join(h) + " |", "|" + "---|" * len(h)]
@@ -453,6 +482,11 @@ def main():
               "(scripts/bloat-o-meter -c: functions, data, read-only data)", True)
     if b:
         out += b[0]
+    if "m" in vs:
+        b = bloat("bloat-o-meter-m74.txt", "## vmlinux, =n against "
+                  "mainline 7.4's way (scripts/bloat-o-meter -c)", True)
+        if b:
+            out += b[0]
     if "f" in vs:
         b = bloat("bloat-o-meter-fixup.txt", "## vmlinux, =n against the "
                   "fixup variant (scripts/bloat-o-meter -c)", True)
@@ -529,13 +563,13 @@ def main():
                        "or fixup table in the fixup variant's log")
 
     if kvm:
-        losses = ["not listed: one run under KVM, whose noise is not known"]
-        losses_f = list(losses)
-    out += ["## Where =y loses", ""]
-    out += [f"- {l}" for l in losses] or ["- nowhere beyond 5% in this run"]
-    if "f" in vs:
-        out += ["", "## Where =y loses against the fixup variant", ""]
-        out += [f"- {l}" for l in losses_f] or ["- nowhere beyond 5% in this run"]
+        losses = {v: ["not listed: one run under KVM, whose noise is not known"]
+                  for v in others}
+    for i, v in enumerate(others):
+        # Without 7.4's way, =n is the reference: its list as it always was
+        head = "## Where =y loses" if v == vs[0] == "n" else LOSES[v]
+        out += ([""] if i else []) + [head, ""]
+        out += [f"- {l}" for l in losses[v]] or ["- nowhere beyond 5% in this run"]
     if missing:
         out += ["", "## Missing (the report is incomplete)", ""]
         out += [f"- {m}" for m in missing]

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make bench: build CONFIG_PERCPU_LOCAL_MAPPING=n and =y from the same base
-# and config, and the entry-fixup variant (bench/entry-fixup/ on the same
-# tree, the option off), boot each under QEMU with -icount
+# and config, mainline 7.4's way (bench/mainline-7.4/ on the same tree, the
+# option off: the report's reference) and the entry-fixup variant
+# (bench/entry-fixup/, likewise), boot each under QEMU with -icount
 # shift=0,sleep=off (the guest clock then counts guest instructions,
-# deterministically), run the workloads on all three and write the report
+# deterministically), run the workloads on all four and write the report
 # under bench/results/ with bench-report.py.  Wall time under TCG is
 # emulated time and is only reported beside the instruction counts.
 #
@@ -124,14 +125,24 @@ if [ -z "$print" ]; then
 	npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
 	fixup_tree=$("$top/scripts/variant-tree.sh" entry-fixup)
 	fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
+	m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4)
+	m74=$(git -C "$m74_tree" log -1 --format='%h %s')
 fi
 # tree VARIANT: the tree it is built from
 tree() {
-	if [ "$1" = f ]; then echo "$fixup_tree"; else echo "$KSRC"; fi
+	case $1 in
+	f) echo "$fixup_tree" ;;
+	m) echo "$m74_tree" ;;
+	*) echo "$KSRC" ;;
+	esac
 }
-for v in n y f; do
+# m: mainline 7.4's way, the reference; n: 7.2.13's; y: the series; f: the
+# entry-fixup variant
+variants=${BENCH_VARIANTS:-m n y f}
+for v in $variants; do
 	frags=(guest "$GEOMETRY" "local-mapping-$v" bench "${extra_frags[@]}")
 	[ "$v" = f ] && frags=(guest "$GEOMETRY" local-mapping-n bench "${extra_frags[@]}" entry-fixup)
+	[ "$v" = m ] && frags=(guest "$GEOMETRY" local-mapping-n bench "${extra_frags[@]}" mainline-7.4)
 	if [ -n "$print" ]; then
 		echo "kernel $prefix-$v: ${frags[*]}"
 		continue
@@ -172,9 +183,9 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	echo "bench-wall: $((SECONDS - t0)) s" >> "$logs/$name.log"
 }
 
-# A/B/C in one run: each CPU model boots =n, =y, then the fixup variant.
+# A/B/C/D in one run: each CPU model boots every variant in turn.
 for cpu in $cpus; do
-	for v in n y f; do
+	for v in $variants; do
 		# stress-ng and the build before the memory cgroups, which
 		# would stay behind them.
 		# shellcheck disable=SC2086
@@ -188,7 +199,7 @@ done
 # The perf part (KVM, BENCH_PERF) runs here too, for the ping-pong.
 online=2
 for cpu in $cpus; do
-	for v in n y f; do
+	for v in $variants; do
 		plugin_args=
 		[ -n "$plugin" ] && plugin_args="-plugin $plugin -d plugin -D $logs/$v-$cpu-ipi.tlbi"
 		# shellcheck disable=SC2086
@@ -199,11 +210,11 @@ online=1 plugin_args=
 # Memory overhead against the number of vCPUs: a boot with no workload,
 # and the boot tests' initramfs: the workloads' programs and headers
 # (about 50 MB in the initramfs) would count as used memory.
-[ -n "$print" ] || for v in n y f; do
+[ -n "$print" ] || for v in $variants; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
 for n in $overhead_smp; do
-	for v in n y f; do
+	for v in $variants; do
 		boot "$v" max "$n" "$v-max-smp$n" meminfo
 	done
 done
@@ -211,14 +222,21 @@ done
 
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
 	"$BUILD/out/$prefix-y/vmlinux" > "$logs/bloat-o-meter.txt"
-"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
-	"$BUILD/out/$prefix-f/vmlinux" > "$logs/bloat-o-meter-fixup.txt"
+case " $variants " in *" f "*)
+	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
+		"$BUILD/out/$prefix-f/vmlinux" > "$logs/bloat-o-meter-fixup.txt" ;;
+esac
+case " $variants " in *" m "*)
+	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
+		"$BUILD/out/$prefix-m/vmlinux" > "$logs/bloat-o-meter-m74.txt" ;;
+esac
 
-# Emitted instructions of each this_cpu_*() (refcode/), all three kernels
-# side by side.  The rules are the local mapping's, which =n (with
-# preempt_disable()) and the fixup variant break by design: only the
-# counts are wanted here.
-"$top/scripts/check-emitted-code.py" "$prefix-n" "$prefix-y" "$prefix-f" --no-targets \
+# Emitted instructions of each this_cpu_*() (refcode/), every kernel side
+# by side.  The rules are the local mapping's, which =n (with
+# preempt_disable()) and the variants break by design: only the counts are
+# wanted here.
+# shellcheck disable=SC2046
+"$top/scripts/check-emitted-code.py" $(for v in $variants; do echo "$prefix-$v"; done) --no-targets \
 	> "$logs/emitted-code.txt" || true
 
 # What the properties table counts: lines of code (added, without KUnit
@@ -231,6 +249,7 @@ loc() {	# loc TREE FROM TO
 {
 	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
 	echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
+	echo "loc m74=$(loc "$m74_tree" HEAD~1 HEAD)"
 } > "$logs/properties.txt"
 
 # With the option off the series must change no code: the base built with
@@ -248,6 +267,7 @@ fi
 {
 	echo "base=$base"
 	echo "series=$series ($npatches patches, tree $series_tree)"
+	echo "7.4=$m74 (bench/mainline-7.4/ on the series)"
 	echo "fixup=$fixup (bench/entry-fixup/ on the series)"
 	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
 	echo "accel=$ACCEL"
