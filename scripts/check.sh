@@ -160,8 +160,9 @@ done
 # Mainline 7.4's way, make bench's reference (bench/mainline-7.4/):
 # this_cpu_*() preemptible, the registers rewritten at the return to EL1.
 # Its own suite, the this_cpu_*() torture and percpu_test, at boot and
-# after CPU hotplug, on LSE and LL/SC.  A kernel of its own, on the
-# series' tree with the option off.
+# after CPU hotplug, on LSE and LL/SC, and at EL2 with VHE (every
+# operation's TPIDR_EL2 form).  A kernel of its own, on the series' tree
+# with the option off.
 if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 2> "$LOGS/check/mainline-7.4-tree.log"); then
 	passed=$((passed + 1))
 	echo "PASS mainline-7.4-tree"
@@ -169,10 +170,13 @@ if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 
 	if t "build:$mv" env KSRC="$m74_tree" "$top/scripts/build-kernel.sh" "$mv" \
 		guest "$GEOMETRY" local-mapping-n debug mainline-7.4 mainline-7.4-kunit werror &&
 	   t "build:$mv-initramfs" env KSRC="$m74_tree" "$top/scripts/build-initramfs.sh" "$mv"; then
-		for cpu in max cortex-a57; do
-			name=mainline-7.4-$cpu
+		for b in max cortex-a57 max:el2; do
+			cpu=${b%:*}
+			name=mainline-7.4-${b/:/-}
 			log=$LOGS/check-$name.log
-			SMP=4 GUEST_CHECKS=hotplug,kunit_rerun,percpu_test t "boot:$name" \
+			qemu_machine=virt,gic-version=3
+			[ "$b" = max:el2 ] && qemu_machine=$qemu_machine,virtualization=on
+			QEMU_MACHINE=$qemu_machine SMP=4 GUEST_CHECKS=hotplug,kunit_rerun,percpu_test t "boot:$name" \
 				"$top/scripts/boot-guest.sh" "$mv" "$cpu" "check-$name" guest.hotplug_cycles=5
 			t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 			t "kunit:$name" env KSRC="$m74_tree" "$top/scripts/kunit-results.sh" "$log"
@@ -181,6 +185,8 @@ if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 
 				t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 			done
 			t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+			[ "$b" != max:el2 ] ||
+				t "vhe:$name" grep -q 'detected: Virtualization Host Extensions' "$log"
 		done
 	fi
 elif [ -z "${LLVM:-}" ]; then
