@@ -57,11 +57,12 @@ REF(this_cpu_cmpxchg128_static, u128, (u128 o, u128 n),
     return this_cpu_cmpxchg128(pcpu_ref_pair, o, n));
 
 /*
- * A this_cpu_*() read-modify-write that returns a value is a compiler
- * barrier, as on x86: pcpu_ref_plain, stored before it, is loaded again
- * after it rather than taken from a register.  The operations are on a
- * static percpu variable, which the compiler can tell from pcpu_ref_plain
- * (a dynamic pointer might point at it).
+ * Every this_cpu_*() is a compiler barrier, as 7.2's preempt_disable()
+ * made each one and mainline 7.4's preemptible ones are (each clobbers
+ * "memory"): pcpu_ref_plain, stored before it, is loaded again after it
+ * rather than taken from a register.  The operations are on a static
+ * percpu variable, which the compiler can tell from pcpu_ref_plain (a
+ * dynamic pointer might point at it).
  */
 static unsigned long pcpu_ref_plain;
 
@@ -69,6 +70,9 @@ static unsigned long pcpu_ref_plain;
 REF(barrier_##name, unsigned long, (void),				\
     pcpu_ref_plain = 1; op; return pcpu_ref_plain)
 
+REF_BARRIER(read, (void)this_cpu_read(pcpu_ref_counter));
+REF_BARRIER(write, this_cpu_write(pcpu_ref_counter, 2));
+REF_BARRIER(add, this_cpu_add(pcpu_ref_counter, 1));
 REF_BARRIER(add_return, this_cpu_add_return(pcpu_ref_counter, 1));
 REF_BARRIER(xchg, this_cpu_xchg(pcpu_ref_counter, 0));
 REF_BARRIER(cmpxchg, this_cpu_cmpxchg(pcpu_ref_counter, 0, 1));

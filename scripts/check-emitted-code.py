@@ -27,11 +27,13 @@ as the one atomic that replaces it).  A torture test under TCG rarely
 catches a missing preemption guard (the window is a few instructions
 inside one translation block), this check always does.
 
-A read-modify-write that returns a value (add_return, xchg, cmpxchg,
-cmpxchg128) is a compiler barrier, as on x86: in the pcpu_ref_barrier_*
-functions the plain variable stored before the LSE/LL-SC choice must be
-loaded again on each path, followed through its branches: after the atomic on the LSE one, after the loop on the LL/SC
-one.  The store and the load are matched by the :lo12: relocation on
+Every operation is a compiler barrier, as 7.2's preempt_disable() made
+each one and as mainline 7.4's preemptible ones are: in the
+pcpu_ref_barrier_* functions the plain variable stored before the
+operation must be loaded again after it.  For a read-modify-write the
+store is before the LSE/LL-SC choice and the load on each path, followed
+through its branches: after the atomic on the LSE one, after the loop on
+the LL/SC one; for a read or a write, after its one access.  The store and the load are matched by the :lo12: relocation on
 each, so not checked with KASAN or KCSAN, whose instrumented accesses
 take the variable's address with adrp and add instead.
 
@@ -66,7 +68,7 @@ PLAIN_STORE = re.compile(r"^(str|stur|stp)[bh]?$")
 BARRIER = re.compile(r"^pcpu_ref_barrier_")
 LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
 # The operations that are one load or one store, and need no atomic
-PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static)")
+PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static|barrier_read|barrier_write)")
 COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
 FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
 NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
@@ -172,6 +174,24 @@ def barrier_errors(insns, choice, relocs):
     return errors
 
 
+def barrier_rw_errors(insns, relocs):
+    """The pcpu_ref_barrier_* rule for a read or a write."""
+    stores = [(a, relocs[a]) for a, mn, _ in insns
+              if PLAIN_STORE.match(mn) and a in relocs]
+    if not stores:
+        return ["no store to a variable before the percpu access"]
+    first, var = stores[0]
+    access = [a for a, mn, _ in insns
+              if a > first and PLAIN_ACCESS.match(mn) and relocs.get(a) != var]
+    if not access:
+        return [f"no percpu access after the store to {var}"]
+    if not any(PLAIN_LOAD.match(mn) and relocs.get(a) == var
+               for a, mn, _ in insns if a > access[0]):
+        return [f"{var} is not loaded again after the percpu access: "
+                "not a compiler barrier"]
+    return []
+
+
 def check(name, insns, sites, kasan=False, kcsan=False, local=False, relocs=None):
     """(errors, total, besides): total counts the LSE form."""
     errors = []
@@ -230,6 +250,8 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False, relocs=None
     lse_path = [(a, mn) for a, mn, _ in insns if choice is not None and
                 choice < a and not (ool and ool[0] <= a <= ool[1])]
     atomics = [a for a, mn in lse_path if LSE_ATOMIC.match(mn)]
+    if local and PLAIN.match(name) and BARRIER.match(name) and not (kasan or kcsan):
+        errors += barrier_rw_errors(insns, relocs or {})
     if local and not PLAIN.match(name):
         if not ool:
             errors.append("a read-modify-write without the LSE/LL-SC choice")

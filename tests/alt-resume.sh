@@ -40,9 +40,10 @@ if [ "$(cat "$fix_tree.made-from" 2>/dev/null)" != "$state" ] ||
 	echo "$state" > "$fix_tree.made-from"
 fi
 
-# case_result LOG CASE: ok or not ok, as the suite reported CASE
+# case_result LOG CASE: ok, not ok or skipped, as the suite reported CASE
 case_result() {
-	tr -d '\r' < "$1" | sed -nE "s/^ *(ok|not ok) [0-9]+ alt_resume_test_$2( .*)?\$/\1/p" | head -n 1
+	tr -d '\r' < "$1" | sed -nE -e "s/^ *ok [0-9]+ alt_resume_test_$2 # SKIP.*/skipped/p" \
+		-e "s/^ *(ok|not ok) [0-9]+ alt_resume_test_$2\$/\1/p" | head -n 1
 }
 
 # expect LOG CASE RESULT

@@ -83,6 +83,18 @@ cases = [
     ("another load", barrier("ldp x29, x30, [sp], #16", "ldr x0, [x2]"), {0x10c: False},
      "the LSE path does not load .bss again", "pcpu_ref_barrier_add_return",
      {0x108: ".bss", 0x12c: ".bss"}),
+    # A read: .bss stored, the percpu variable read, .bss read again
+    ("barrier, read", func("adrp x1, 0", "mov x2, #0x1", "str x2, [x1]", "adrp x0, 0",
+                           "ldr x0, [x0]", "ldr x0, [x1]", "ret"), {}, "",
+     "pcpu_ref_barrier_read", {0x108: ".bss", 0x110: ".data..percpu", 0x114: ".bss"}),
+    ("no barrier, read", func("adrp x1, 0", "mov x2, #0x1", "str x2, [x1]", "adrp x0, 0",
+                              "ldr x0, [x0]", "mov x0, #0x1", "ret"), {},
+     "not loaded again after the percpu access", "pcpu_ref_barrier_read",
+     {0x108: ".bss", 0x110: ".data..percpu"}),
+    ("no barrier, write", func("adrp x1, 0", "mov x2, #0x1", "str x2, [x1]", "adrp x0, 0",
+                               "mov x3, #0x2", "str x3, [x0]", "mov x0, #0x1", "ret"), {},
+     "not loaded again after the percpu access", "pcpu_ref_barrier_write",
+     {0x108: ".bss", 0x114: ".data..percpu"}),
 ]
 failed = 0
 for name, insns, sites, want, *barrier_case in cases:
