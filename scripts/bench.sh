@@ -35,6 +35,15 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 quick=${BENCH_QUICK:-}
+# The kernels: m, mainline 7.4's way (the report's reference); n, 7.2.13's
+# preempt_disable(); y, the series; f, the entry-fixup variant.  n and y
+# always (the report compares them).
+variants=${BENCH_VARIANTS:-m n y f}
+case " $variants " in *" n "*) ;; *) die "BENCH_VARIANTS=$variants: n and y are needed (of m n y f)" ;; esac
+case " $variants " in *" y "*) ;; *) die "BENCH_VARIANTS=$variants: n and y are needed (of m n y f)" ;; esac
+for v in $variants; do
+	case $v in m|n|y|f) ;; *) die "BENCH_VARIANTS: $v is not one of m n y f" ;; esac
+done
 ACCEL=${ACCEL:-$(default_accel)}
 perf=${BENCH_PERF:-}
 print=${BENCH_PRINT:-}
@@ -123,10 +132,15 @@ if [ -z "$print" ]; then
 	# The code's own id: a later change to the messages alone keeps it
 	series_tree=$(git -C "$KSRC" rev-parse --short=12 "series^{tree}")
 	npatches=$(git -C "$KSRC" rev-list --count "$BASE_TAG..series")
-	fixup_tree=$("$top/scripts/variant-tree.sh" entry-fixup)
-	fixup=$(git -C "$fixup_tree" log -1 --format='%h %s')
-	m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4)
-	m74=$(git -C "$m74_tree" log -1 --format='%h %s')
+	fixup_tree= fixup= m74_tree= m74=
+	case " $variants " in *" f "*)
+		fixup_tree=$("$top/scripts/variant-tree.sh" entry-fixup)
+		fixup=$(git -C "$fixup_tree" log -1 --format='%h %s') ;;
+	esac
+	case " $variants " in *" m "*)
+		m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4)
+		m74=$(git -C "$m74_tree" log -1 --format='%h %s') ;;
+	esac
 fi
 # tree VARIANT: the tree it is built from
 tree() {
@@ -136,9 +150,6 @@ tree() {
 	*) echo "$KSRC" ;;
 	esac
 }
-# m: mainline 7.4's way, the reference; n: 7.2.13's; y: the series; f: the
-# entry-fixup variant
-variants=${BENCH_VARIANTS:-m n y f}
 for v in $variants; do
 	frags=(guest "$GEOMETRY" "local-mapping-$v" bench "${extra_frags[@]}")
 	[ "$v" = f ] && frags=(guest "$GEOMETRY" local-mapping-n bench "${extra_frags[@]}" entry-fixup)
@@ -248,8 +259,8 @@ loc() {	# loc TREE FROM TO
 }
 {
 	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
-	echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
-	echo "loc m74=$(loc "$m74_tree" HEAD~1 HEAD)"
+	[ -z "$fixup_tree" ] || echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
+	[ -z "$m74_tree" ] || echo "loc m74=$(loc "$m74_tree" HEAD~1 HEAD)"
 } > "$logs/properties.txt"
 
 # With the option off the series must change no code: the base built with
@@ -267,8 +278,8 @@ fi
 {
 	echo "base=$base"
 	echo "series=$series ($npatches patches, tree $series_tree)"
-	echo "7.4=$m74 (bench/mainline-7.4/ on the series)"
-	echo "fixup=$fixup (bench/entry-fixup/ on the series)"
+	[ -z "$m74" ] || echo "7.4=$m74 (bench/mainline-7.4/ on the series)"
+	[ -z "$fixup" ] || echo "fixup=$fixup (bench/entry-fixup/ on the series)"
 	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
 	echo "accel=$ACCEL"
 	[ "$ACCEL" = kvm ] && echo "host cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"

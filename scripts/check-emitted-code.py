@@ -175,16 +175,23 @@ def barrier_errors(insns, choice, relocs):
 
 
 def barrier_rw_errors(insns, relocs):
-    """The pcpu_ref_barrier_* rule for a read or a write."""
+    """The pcpu_ref_barrier_* rule for a read or a write: the store to the
+    plain variable stays before the percpu access, and a load of it comes
+    after."""
+    ops = {a: o for a, _, o in insns}
     stores = [(a, relocs[a]) for a, mn, _ in insns
               if PLAIN_STORE.match(mn) and a in relocs]
     if not stores:
-        return ["no store to a variable before the percpu access"]
+        return ["no store to a variable beside the percpu access"]
     first, var = stores[0]
-    access = [a for a, mn, _ in insns
-              if a > first and PLAIN_ACCESS.match(mn) and relocs.get(a) != var]
+    # Not the frame record's pushes and pops
+    access = [a for a, mn, _ in insns if PLAIN_ACCESS.match(mn) and
+              relocs.get(a) != var and not re.search(r"\[sp\b", ops[a])]
     if not access:
-        return [f"no percpu access after the store to {var}"]
+        return [f"no percpu access beside the store to {var}"]
+    if access[0] < first:
+        return [f"the store to {var} moved past the percpu access: "
+                "not a compiler barrier"]
     if not any(PLAIN_LOAD.match(mn) and relocs.get(a) == var
                for a, mn, _ in insns if a > access[0]):
         return [f"{var} is not loaded again after the percpu access: "

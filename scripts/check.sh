@@ -195,7 +195,7 @@ elif [ -z "${LLVM:-}" ]; then
 	sed 's/^/    /' "$LOGS/check/mainline-7.4-tree.log"
 fi
 
-# make bench's smoke run (BENCH_QUICK=1) is not here: its three kernels
+# make bench's smoke run (BENCH_QUICK=1) is not here: its kernels
 # of their own took a third of a cold CI run (README, "Slower tests").
 
 for tt in checksum broken-patch roundtrip unexported tree-state results bench-report fragment-off emitted-code; do

@@ -8,7 +8,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # apart, under build/base-$BASE: its own work tree, kernels and logs.
 BASE=${BASE:-7.2.13}
 [ -f "$top/bases/$BASE.conf" ] || {
-	echo "error: BASE=$BASE: no bases/$BASE.conf (there are: $(cd "$top/bases" && ls | sed 's/\.conf$//' | paste -sd' '))" >&2
+	echo "error: BASE=$BASE: no bases/$BASE.conf (there are: $(cd "$top/bases" && ls -- *.conf | sed 's/\.conf$//' | paste -sd' '))" >&2
 	exit 1
 }
 # shellcheck source=bases/7.2.13.conf

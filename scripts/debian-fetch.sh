@@ -22,8 +22,10 @@ mkdir -p "$apt_dir"/{lists/partial,archives/partial,etc} "$CACHE_DIR/debs"
 sources="deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
 deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror experimental main"
 stamp=$apt_dir/lists/.updated
-# New sources (a suite added): the index must be read again
-[ "$(cat "$apt_dir/etc/sources.list" 2>/dev/null)" = "$sources" ] || rm -f "$stamp"
+# New sources (a suite added): the index must be read again, but an older
+# one still serves offline
+stale=
+[ "$(cat "$apt_dir/etc/sources.list" 2>/dev/null)" = "$sources" ] || stale=1
 echo "$sources" > "$apt_dir/etc/sources.list"
 apt_opts=(
 	-o Dir::Etc::SourceList="$apt_dir/etc/sources.list"
@@ -39,13 +41,13 @@ apt_opts=(
 # Refresh the index at most once a day.  Offline, an older index still
 # serves the .debs already in the cache (apt-get download keeps them); with
 # none, a failed update is the network's (apt only warns: --error-on=any).
-if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+if [ -n "$stale" ] || [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 	if apt-get "${apt_opts[@]}" -q update --error-on=any >&2; then
 		touch "$stamp"
 	elif [ -f "$stamp" ]; then
-		note "cannot refresh Debian's unstable index from $mirror (no network?): using the one of $(date -r "$stamp" +%F)"
+		note "cannot refresh Debian's index from $mirror (no network?): using the one of $(date -r "$stamp" +%F)"
 	else
-		die "cannot read Debian's unstable index from $mirror (no network?)"
+		die "cannot read Debian's index from $mirror (no network?)"
 	fi
 fi
 

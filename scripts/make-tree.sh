@@ -48,11 +48,20 @@ create_base() {
 # takes the place of patches/'s: its conflicts resolved there.
 base_patches=$top/bases/$BASE
 
+# A patch there that patches/series does not name (renamed by a reworded
+# subject, say) would be left out without a word
+for f in "$base_patches"/*.patch; do
+	[ -f "$f" ] || continue
+	grep -qx "$(basename "$f")" "$PATCHES/series" ||
+		die "bases/$BASE/$(basename "$f") is no patch of patches/series: rename it to the patch it resolves"
+done
+
 # The state of patches/: every file the series is made from.
 patches_state() {
 	{ (cd "$PATCHES" && sha256sum series *.patch)
-	  [ ! -d "$base_patches" ] || (cd "$base_patches" && sha256sum *.patch); } |
-		sha256sum | cut -d' ' -f1
+	  if compgen -G "$base_patches/*.patch" > /dev/null; then
+		(cd "$base_patches" && sha256sum *.patch)
+	  fi; } | sha256sum | cut -d' ' -f1
 }
 
 # The state of the tree: its branch's commit and its description (the

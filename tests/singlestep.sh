@@ -39,7 +39,7 @@ test_logs=$LOGS/singlestep
 mkdir -p "$test_logs"
 qemu_args="-singlestep -icount shift=5,sleep=off"
 
-# tree_of fixup|y: the tree the variant is built from
+# tree_of m74|fixup|y: the tree the variant is built from
 tree_of() {
 	case $1 in
 	m74)	"$top/scripts/variant-tree.sh" mainline-7.4 || die "no mainline-7.4 tree" ;;
@@ -48,7 +48,7 @@ tree_of() {
 	esac
 }
 
-# frags_of fixup|y: its config fragments
+# frags_of m74|fixup|y: its config fragments
 frags_of() {
 	case $1 in
 	m74)	echo guest "$GEOMETRY" local-mapping-n mainline-7.4 mainline-7.4-kunit alt-resume werror ;;
@@ -57,7 +57,7 @@ frags_of() {
 	esac
 }
 
-# checks_of fixup|y: the guest checks of its boots
+# checks_of m74|fixup|y: the guest checks of its boots
 checks_of() {
 	case $1 in
 	m74)	echo pcpu_gprs_moved ;;
