@@ -532,33 +532,64 @@ def main():
     if "f" in vs and cpus:
         with open(os.path.join(logdir, f"f-{cpus[0]}.log"), errors="replace") as f:
             table = FIXUP_TABLE.search(f.read())
-    if "f" in vs and props and pgd and table:
-        out += ["## Properties: the local mapping (=y) and the entry fixup", "",
-                "| | local mapping | entry fixup |", "|---|---|---|",
-                f"| lines of code (added; no KUnit tests or documentation) | "
-                f"{props['loc series']} | {props['loc fixup']} |",
-                f"| memory | {pgd} bytes of page tables a possible CPU (as "
-                f"booted here), and its region of vmalloc space | "
-                f"{table[2]} bytes of table at run time ({table[1]} "
-                f"sequences), nothing a CPU |",
-                "| an operation | the access on the local address | mrs of "
-                "TPIDR_EL1, add, then the access |",
-                "| kernel-mode exception return | nothing | TPIDR_EL1 read "
-                "before and after the preemption point, a table search if "
-                "the task moved |",
-                "| asm, NMI, SDEI | any code on the CPU's tables | the "
-                "registered sequences only |",
-                "| KASLR | the image keeps its bits; the regions move with "
-                "the vmalloc area | unchanged |",
-                "| geometries | each needs a layout of the regions (the "
-                "series' matrix) | any |",
-                "| TLB | each unit's pages and the alias flushed a possible "
-                "CPU on unmap | unchanged |",
-                "| to be trusted | every TTBR1 write lands on the CPU's own "
-                "copy; the copies stay in sync | the table is complete and "
-                "its registers right; every kernel-mode preemption goes by "
-                "the fixed-up return |", ""]
-    elif "f" in vs:
+    # One column a way of doing this_cpu_*() without preempt_disable():
+    # the series, then 7.4's and the fixup variant where they ran
+    cols = [("local mapping", "series")]
+    cols += [("mainline 7.4's way", "m74")] if "m" in vs else []
+    cols += [("entry fixup", "fixup")] if "f" in vs else []
+    rows = {
+        "lines of code (added; no KUnit tests or documentation)":
+            {k: props.get(f"loc {k}") for _, k in cols},
+        "memory": {
+            "series": f"{pgd} bytes of page tables a possible CPU (as booted "
+                      "here), and its region of vmalloc space",
+            "m74": "2 bytes in thread_info, 16 in each exception frame",
+            "fixup": table and f"{table[2]} bytes of table at run time "
+                     f"({table[1]} sequences), nothing a CPU"},
+        "an operation": {
+            "series": "the access on the local address",
+            "m74": "mov, strh of the record, mrs of TPIDR_EL1, add, the "
+                   "access, strh to clear the record",
+            "fixup": "mrs of TPIDR_EL1, add, then the access"},
+        "exception entry and return, from and to EL1": {
+            "series": "nothing",
+            "m74": "the record moved to pt_regs and back; three registers "
+                   "rewritten if a sequence was open",
+            "fixup": "TPIDR_EL1 read before and after the preemption point, "
+                     "a table search if the task moved"},
+        "asm, NMI, SDEI": {
+            "series": "any code on the CPU's tables",
+            "m74": "asm/percpu.h's sequences only; NMI and SDEI save and "
+                   "restore the record",
+            "fixup": "the registered sequences only"},
+        "KASLR": {
+            "series": "the image keeps its bits; the regions move with the "
+                      "vmalloc area",
+            "m74": "unchanged", "fixup": "unchanged"},
+        "geometries": {
+            "series": "each needs a layout of the regions (the series' "
+                      "matrix)", "m74": "any", "fixup": "any"},
+        "TLB": {
+            "series": "each unit's pages and the alias flushed a possible "
+                      "CPU on unmap", "m74": "unchanged", "fixup": "unchanged"},
+        "to be trusted": {
+            "series": "every TTBR1 write lands on the CPU's own copy; the "
+                      "copies stay in sync",
+            "m74": "the record names the operation's registers; every "
+                   "exception from EL1 saves it and every return to EL1 "
+                   "adjusts",
+            "fixup": "the table is complete and its registers right; every "
+                     "kernel-mode preemption goes by the fixed-up return"},
+    }
+    need = [props and pgd] + ([table] if "f" in vs else [])
+    if len(cols) > 1 and all(need):
+        out += ["## Properties: the ways without preempt_disable()", "",
+                "| | " + " | ".join(c for c, _ in cols) + " |",
+                "|---" * (len(cols) + 1) + "|"]
+        out += [f"| {row} | " + " | ".join(str(vals[k]) for _, k in cols) + " |"
+                for row, vals in rows.items()]
+        out += [""]
+    elif len(cols) > 1:
         missing.append("properties: no properties.txt, per-CPU table count "
                        "or fixup table in the fixup variant's log")
 

@@ -336,14 +336,17 @@ bench-report)
 		printf 'tlbi: mark 0 0.8.3.7=1\ntlbi: mark 1 0.8.3.7=9\n' > "$d/logs/$v-max-ipi.tlbi"
 	done
 	cp "$d/logs/bloat-o-meter.txt" "$d/logs/bloat-o-meter-m74.txt"
+	echo "loc m74=800" >> "$d/logs/properties.txt"
 	echo "accel=tcg" > "$d/logs/meta.txt"
 	rep || { echo "the report with 7.4's way failed"; cat "$d/out/report.md"; exit 1; }
 	grep -q "^| add | 8 | dynamic | 5.00 | 4.00 | 10.00 | 6.00 | -20.0% | +100.0% | +20.0% |" "$d/out/report.md" &&
 		[ "$(grep '^## Where =y loses' "$d/out/report.md" | paste -sd'|')" = \
 		  "## Where =y loses against mainline 7.4's way|## Where =y loses against =n (7.2.13)|## Where =y loses against the fixup variant" ] &&
 		sed -n "/^## Where =y loses against mainline 7.4's way/,/^## /p" "$d/out/report.md" |
-		grep -q "^- free of 4-byte objects (inorder) on max: " ||
-		{ echo "7.4: not the reference column, or its losses not listed first"; cat "$d/out/report.md"; exit 1; }
+		grep -q "^- free of 4-byte objects (inorder) on max: " &&
+		grep -q "^| | local mapping | mainline 7.4's way | entry fixup |$" "$d/out/report.md" &&
+		grep -q "^| lines of code (added; no KUnit tests or documentation) | 2000 | 800 | 600 |" "$d/out/report.md" ||
+		{ echo "7.4: not the reference column, its losses not listed first, or no properties column"; cat "$d/out/report.md"; exit 1; }
 	;;
 fragment-off)
 	# A fragment that turns off an option the tree does not have stops the
