@@ -5,9 +5,10 @@
 # alternative".)  The KUnit suite arm64_alt_resume, on -cpu max (LSE),
 # in two kernels without the debug options:
 #   before: mainline 7.4's way as merged, the LSE form patched in place:
-#           its this_cpu_add() case must fail (the reproducer);
+#           its this_cpu_add(), this_cpu_cmpxchg() and
+#           this_cpu_cmpxchg128() cases must fail (the reproducer);
 #   after:  with bench/mainline-7.4/fix/ (each form a complete sequence,
-#           chosen by a patched branch): that case must pass.
+#           chosen by a patched branch): they must pass.
 # The xchg() case must fail in both: the base's own in-place xchg(),
 # which the fix leaves alone.  Builds build/out/alt-resume-*, with the
 # fragments of tests/singlestep.sh's m74 kernel, so ccache shares them.
@@ -69,6 +70,8 @@ for v in before after; do
 	want=ok
 	[ "$v" = before ] && want="not ok"
 	t "this_cpu_add:$v" expect "$log" this_cpu_add "$want"
+	t "this_cpu_cmpxchg:$v" expect "$log" this_cpu_cmpxchg "$want"
+	t "this_cpu_cmpxchg128:$v" expect "$log" this_cpu_cmpxchg128 "$want"
 	t "xchg:$v" expect "$log" xchg "not ok"
 done
 echo "$passed passed, $failed failed"
