@@ -444,7 +444,7 @@ def main():
                 "message: the copies of the top level and of the levels "
                 "below it on the window's path, which depend on the "
                 "geometry).", ""]
-        h = ["vCPUs", "MemTotal =n - =y (kB)", "per vCPU (kB)"] + \
+        h = ["vCPUs", f"MemTotal {NAMES[vs[0]]} - =y (kB)", "per vCPU (kB)"] + \
             [f"used {NAMES[v]} (kB)" for v in vs] + \
             [f"{NAMES[v]} - {NAMES[vs[0]]} (kB)" for v in vs[1:]] + \
             [f"Percpu {NAMES[v]}" for v in vs] + \
@@ -459,7 +459,7 @@ def main():
                                "per-CPU table count")
                 continue
             used = [p[v]["meminfo"]["MemTotal"] - p[v]["meminfo"]["MemFree"] for v in vs]
-            dt = p["n"]["meminfo"]["MemTotal"] - p["y"]["meminfo"]["MemTotal"]
+            dt = p[vs[0]]["meminfo"]["MemTotal"] - p["y"]["meminfo"]["MemTotal"]
             cells = [s, dt, f"{dt / s:.1f}"] + used + \
                 [u - used[0] for u in used[1:]] + \
                 [p[v]["meminfo"].get("Percpu") for v in vs] + [p["y"].get("cpu_pgd")]
