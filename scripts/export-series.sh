@@ -12,8 +12,9 @@ out=${1:-$PATCHES}
 # patches of bases/$BASE/, written by hand (git format-patch).
 [ "$BASE" = 7.2.13 ] || [ $# -gt 0 ] ||
 	die "BASE=$BASE: export writes the default base's series to patches/; put this base's resolved patches in bases/$BASE/ (git format-patch -o DIR), or name an OUTDIR"
-# The version of the series as posted: v2 reworked the address space.
-reroll=2
+# The version of the series as posted: v2 reworked the address space, v3
+# reserved the regions once.
+reroll=3
 [ -e "$KSRC/.git" ] || die "no work tree at $KSRC; run 'make tree' first"
 cd "$KSRC"
 [ "$(git symbolic-ref -q --short HEAD)" = series ] ||

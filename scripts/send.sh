@@ -2,7 +2,7 @@
 # make send: the series of patches/ as b4 would post it, never sent.  A
 # scratch clone of the work tree's branch is enrolled with b4 prep (the
 # cover letter is the branch description, as make export keeps it), marked
-# RFC v2, given To/Cc from the kernel's get_maintainer.pl
+# RFC v3, given To/Cc from the kernel's get_maintainer.pl
 # (b4 prep --auto-to-cc), and written by b4 send -o as the mails it would
 # send, under build/send/.  To post: b4 send in build/send/tree, with your
 # own identity and sendemail configuration.
