@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|bench-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -252,6 +252,25 @@ host)
 			{ echo "$host: not the TCG bench"; cat "$scratch/plan"; exit 1; }
 	done
 	expect_fail "tcg or kvm" env BENCH_PRINT=1 ACCEL=hvf "$top/scripts/bench.sh"
+	;;
+kaslr-report)
+	# kaslr-report.py on made-up boots: a value seen twice in three boots
+	# is two distinct values, one equal pair, log2(3) bits; one boot alone
+	# is refused
+	d=$scratch/kaslr-report
+	mkdir -p "$d"
+	{
+		echo "guest-addresses: text=ffff800080000000 window=ffff800100000000 region=ffffc00000000000 modules=ffff80007f000000"
+		echo "guest-addresses: text=ffff800080200000 window=ffff800140000000 region=ffffc00040000000 modules=ffff80007f200000"
+		echo "guest-addresses: text=ffff800080000000 window=ffff800180000000 region=ffffc00080000000 modules=ffff80007f001000"
+	} > "$d/three"
+	out=$("$top/scripts/kaslr-report.py" "$d/three" title)
+	echo "$out"
+	echo "$out" | grep -q '^| image (_text) | 3 | 2 | 2 MB | 1.0 | 1.6 | 1.0 |$'
+	echo "$out" | grep -q '^| percpu window | 3 | 3 | 1024 MB | 1.6 | >= 0.0 | 1.6 |$'
+	echo "$out" | grep -q '^| lowest module - image | 3 | 2 | 4 KB | 1.0 | 1.6 | 1.0 |$'
+	head -n 1 "$d/three" > "$d/one"
+	expect_fail "fewer than two boots" "$top/scripts/kaslr-report.py" "$d/one" title
 	;;
 bench-report)
 	# bench-report.py on made-up logs of one CPU: the TLBI rows and a
