@@ -21,7 +21,8 @@
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the local mapping's suite is a
 # module); an optional line after it, "boot: CPU [el2]", boots that CPU
-# (default max), at EL2 with "el2".  The kernel is make check's, booted on
+# (default max), at EL2 with "el2"; an optional line "args: ARG..." adds
+# kernel arguments (kpti=1 nokaslr for the KPTI nG rewrite).  The kernel is make check's, booted on
 # 4 vCPUs in two NUMA nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
 # patches/ (make-tree.sh first, so a fresh clone works); builds in a
 # worktree of its own (build/mutant-tree) and build/out/mutant.
@@ -48,6 +49,7 @@ for m in "$@"; do
 	read -ra expect <<< "$(sed -n '1s/^expect: //p' "$m")"	# no globbing
 	checks=$(sed -n '2s/^checks: //p' "$m")
 	read -r mcpu mmachine <<< "$(sed -n '2,3s/^boot: //p' "$m")"
+	read -ra margs <<< "$(sed -n '2,4s/^args: //p' "$m")"
 	mcpu=${mcpu:-max}
 	qemu_machine=virt,gic-version=3
 	[ "$mmachine" = el2 ] && qemu_machine=$qemu_machine,virtualization=on
@@ -68,7 +70,7 @@ for m in "$@"; do
 	rc=0
 	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
 		QEMU_MACHINE=$qemu_machine BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
-		"$variant" "$mcpu" "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 || rc=$?
+		"$variant" "$mcpu" "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 "${margs[@]}" || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
 	missed=
 	for c in "${expect[@]}"; do
