@@ -38,3 +38,14 @@ distro:
 
 send:
 	@scripts/send.sh
+
+# make check's kernel with DWARF for drgn (configs/kdump.config)
+.PHONY: kdump
+kdump:
+	@scripts/host-tools.sh
+	@scripts/drgn-venv.sh
+	@scripts/make-tree.sh
+	@scripts/build-kernel.sh lm-y-debug-kdump guest $${GEOMETRY:-debian-arm64} local-mapping-y series-kunit debug numa paths memhotplug werror kdump
+	@scripts/build-initramfs.sh lm-y-debug-kdump
+	@scripts/check-kdump.sh lm-y-debug-kdump max
+	@scripts/check-kdump.sh lm-y-debug-kdump cortex-a57

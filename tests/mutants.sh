@@ -14,7 +14,8 @@
 # KASLR no longer moves, or modules that no longer move relative to the
 # image: the two more load the KUnit modules too; the mutant's checks
 # must include "addresses"), or
-# "hibernate" for scripts/check-hibernate.sh, "memhotplug" for
+# "hibernate" for scripts/check-hibernate.sh, "kdump" for
+# scripts/check-kdump.sh on max, "memhotplug" for
 # scripts/check-memhotplug.sh on cortex-a57, or "boot" for a kernel that
 # dies before the guest finishes (QEMU exits: a boot killed by the
 # timeout counts as missed, never as caught).  An optional second
@@ -61,7 +62,10 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug ||
+	# drgn reads types from DWARF, which make check's kernel has not
+	extra=
+	case " ${expect[*]} " in *" kdump "*) extra=kdump ;; esac
+	if ! KSRC=$tree "$top/scripts/build-kernel.sh" "$variant" guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memhotplug $extra ||
 	   ! "$top/scripts/build-initramfs.sh" "$variant"; then
 		echo "FAIL $name: does not build"
 		failed=$((failed + 1))
@@ -103,6 +107,11 @@ for m in "$@"; do
 				"$top/scripts/guest-results.py" --failed "/memhotplug_$p" \
 					"$LOGS/mutant-$name/memhotplug-cortex-a57.ktap" 2> /dev/null && break
 			done ;;
+		kdump)
+			# drgn's own complaint about the vmcore or the oops'
+			# show_pte(), not a run that could not start
+			! LOGS=$LOGS/mutant-$name "$top/scripts/check-kdump.sh" "$variant" max \
+				> "$log.kdump" 2>&1 && grep -q '^MISMATCH' "$log.kdump" ;;
 		boot)
 			# the kernel's own death, not a QEMU error
 			[ "$rc" -ne 124 ] && ! "$top/scripts/guest-results.py" --complete "$ktap" 2> /dev/null &&
