@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -30,6 +30,16 @@ expect_fail() {
 }
 
 case "${1:?usage: tooling.sh TEST}" in
+mutants-apply)
+	# Every mutant applies to the series as it is: make mutants, slow and
+	# not in make check, would report one that does not only at its turn.
+	rc=0
+	for m in "$top"/tests/mutants/*.patch; do
+		git -C "$KSRC" apply --check "$m" 2> /dev/null ||
+			{ echo "does not apply to the series: $m"; rc=1; }
+	done
+	exit $rc
+	;;
 checksum)
 	echo garbage > "$scratch/bad.tar.xz"
 	expect_fail "checksum mismatch" env LINUX_TARBALL="$scratch/bad.tar.xz" "$top/scripts/fetch-base.sh"
