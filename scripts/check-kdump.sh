@@ -40,16 +40,11 @@ export SMP=${SMP:-4}
 export MEM=${MEM:-1G}
 # The last CPU: a secondary's own table, not the boot CPU's
 crash_cpu=$((SMP - 1))
-# The disk: the kernel, padded to 4K, then the initramfs; the crash kernel
-# overwrites it from the start with the vmcore (RAM, less the reservation,
-# plus the image and ELF headers: RAM and 128M is room enough).
-kernel=$(stat -c %s "$out/arch/arm64/boot/Image")
-initrd=$(stat -c %s "$out/initramfs.cpio.gz")
-offset=$(((kernel + 4095) / 4096))
+# The disk: the kernel and the initramfs; the crash kernel overwrites it
+# from the start with the vmcore (RAM, less the reservation, plus the image
+# and ELF headers: RAM and 128M is room enough).
 rm -f "$disk" "$vmcore"
-cp "$out/arch/arm64/boot/Image" "$disk"
-truncate -s $((offset * 4096)) "$disk"
-cat "$out/initramfs.cpio.gz" >> "$disk"
+files=$(kexec_disk "$variant" "$disk")
 truncate -s $(($(numfmt --from=iec "$MEM") + (128 << 20))) "$disk"
 
 export QEMU_ARGS="-drive file=$disk,format=raw,if=none,id=kd -device virtio-blk-device,drive=kd"
@@ -60,14 +55,10 @@ export QEMU_MACHINE=virt,gic-version=3,its=off
 # initramfs.  Its copy of the dump takes 1 (max) to 2 (cortex-a57) minutes
 # of TCG: boot-guest.sh's default timeout stands.
 GUEST_CHECKS=kdump "$top/scripts/boot-guest.sh" "$variant" "$cpu" "kdump-$cpu" \
-	crashkernel=256M guest.kdump=$kernel,$offset,$initrd,$crash_cpu ||
+	crashkernel=256M guest.kdump="$files,$crash_cpu" ||
 	die "the guest failed (log: $log)"
 grep -q '^kdump: crash kernel loaded' "$log" || die "the first kernel did not load the crash kernel (log: $log)"
-for f in "$out/arch/arm64/boot/Image:/tmp/Image" "$out/initramfs.cpio.gz:/tmp/initrd"; do
-	sum=$(md5sum "${f%%:*}" | cut -d' ' -f1)
-	grep -q "^kdump: md5 $sum  ${f#*:}" "$log" ||
-		die "the guest read another ${f#*:} than ${f%%:*} (log: $log)"
-done
+kexec_disk_read "$variant" "$log" kdump
 grep -q "^kdump: crashing on CPU $crash_cpu" "$log" || die "the guest did not go on to crash (log: $log)"
 grep -q 'lkdtm: Performing direct entry WRITE_RO' "$log" || die "LKDTM did not run (log: $log)"
 grep -q 'Starting crashdump kernel' "$log" || die "the oops did not start the crash kernel (log: $log)"

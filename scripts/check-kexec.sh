@@ -17,13 +17,7 @@ log=$LOGS/kexec-$cpu.log
 mkdir -p "$LOGS"
 trap 'rm -f "$disk" "$log.second"' EXIT
 
-# The disk: the kernel, padded to 4K, then the initramfs.
-kernel=$(stat -c %s "$out/arch/arm64/boot/Image")
-initrd=$(stat -c %s "$out/initramfs.cpio.gz")
-offset=$(((kernel + 4095) / 4096))
-cp "$out/arch/arm64/boot/Image" "$disk"
-truncate -s $((offset * 4096)) "$disk"
-cat "$out/initramfs.cpio.gz" >> "$disk"
+files=$(kexec_disk "$variant" "$disk")
 
 export QEMU_ARGS="-drive file=$disk,format=raw,if=none,id=kx,readonly=on -device virtio-blk-device,drive=kx"
 export SMP=${SMP:-4}
@@ -35,13 +29,9 @@ export SMP=${SMP:-4}
 export QEMU_MACHINE=virt,gic-version=3,its=off
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 GUEST_CHECKS=kexec "$top/scripts/boot-guest.sh" "$variant" "$cpu" "kexec-$cpu" \
-	guest.kexec=$kernel,$offset,$initrd || die "the guest failed (log: $log)"
+	guest.kexec="$files" || die "the guest failed (log: $log)"
 grep -q '^kexec: loading' "$log" || die "the first kernel did not load the second (log: $log)"
-for f in "$out/arch/arm64/boot/Image:/tmp/Image" "$out/initramfs.cpio.gz:/tmp/initrd"; do
-	sum=$(md5sum "${f%%:*}" | cut -d' ' -f1)
-	grep -q "^kexec: md5 $sum  ${f#*:}" "$log" ||
-		die "the guest read another ${f#*:} than ${f%%:*} (log: $log)"
-done
+kexec_disk_read "$variant" "$log" kexec
 [ "$(grep -c 'Booting Linux on physical CPU' "$log")" -eq 2 ] ||
 	die "the second kernel did not boot (log: $log)"
 # The results channel holds two documents, one for each kernel's init; the

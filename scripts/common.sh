@@ -106,3 +106,29 @@ numa_nodes() {
 	     "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0" \
 	     "-numa node,nodeid=1,cpus=$half-$(($1 - 1)),memdev=m1"
 }
+
+# kexec_disk VARIANT DISK: write DISK with VARIANT's kernel, padded to 4K,
+# then its initramfs, for a guest to read and load with kexec_file_load()
+# (guest/checks/kexec and kdump); print what the guest is told of them,
+# KERNEL_BYTES,INITRD_4K_OFFSET,INITRD_BYTES.
+kexec_disk() {
+	local out=$BUILD/out/$1 kernel initrd offset
+	kernel=$(stat -c %s "$out/arch/arm64/boot/Image")
+	initrd=$(stat -c %s "$out/initramfs.cpio.gz")
+	offset=$(((kernel + 4095) / 4096))
+	cp "$out/arch/arm64/boot/Image" "$2"
+	truncate -s $((offset * 4096)) "$2"
+	cat "$out/initramfs.cpio.gz" >> "$2"
+	echo "$kernel,$offset,$initrd"
+}
+
+# kexec_disk_read VARIANT LOG PREFIX: die unless the guest's "PREFIX: md5"
+# lines in LOG are those of VARIANT's kernel and initramfs
+kexec_disk_read() {
+	local out=$BUILD/out/$1 f sum
+	for f in "$out/arch/arm64/boot/Image:/tmp/Image" "$out/initramfs.cpio.gz:/tmp/initrd"; do
+		sum=$(md5sum "${f%%:*}" | cut -d' ' -f1)
+		grep -q "^$3: md5 $sum  ${f#*:}" "$2" ||
+			die "the guest read another ${f#*:} than ${f%%:*} (log: $2)"
+	done
+}
