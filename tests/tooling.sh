@@ -9,12 +9,27 @@ set -euo pipefail
 scratch=$BUILD/selftest
 mkdir -p "$scratch"
 
-# A clone of the work tree at the series and a copy of patches/.
+# A clone of the work tree at the series, as cloned, and a copy of
+# patches/.  An earlier test's clone is reset rather than made again: a
+# checkout of the whole tree, and make-tree.sh's of its apply worktree,
+# cost make check about a minute a test.
 scratch_tree() {
-	rm -rf "$scratch/tree" "$scratch/tree-apply" "$scratch/patches"
-	git clone -q --shared "$KSRC" "$scratch/tree"
-	git -C "$scratch/tree" fetch -q origin "refs/tags/*:refs/tags/*"
+	local t=$scratch/tree
+	rm -rf "$scratch/patches"
 	cp -r "$PATCHES" "$scratch/patches"
+	if [ -e "$t/.git" ] &&
+	   git -C "$t" fetch -q -f origin "+refs/heads/series:refs/remotes/origin/series" \
+		"+refs/tags/*:refs/tags/*" 2> /dev/null; then
+		git -C "$t" am --abort > /dev/null 2>&1 || true
+		if git -C "$t" checkout -q -f -B series origin/series && git -C "$t" clean -q -f -d -x; then
+			rm -f "$t/.git/series-made-from"
+			git -C "$t" config --unset branch.series.description || true
+			return
+		fi
+	fi
+	rm -rf "$t" "$t-apply"
+	git clone -q --shared "$KSRC" "$t"
+	git -C "$t" fetch -q origin "refs/tags/*:refs/tags/*"
 }
 
 # expect_fail PATTERN CMD...: CMD must fail and say PATTERN.
