@@ -20,7 +20,13 @@ size=$((512 << 20))
 # The device's address: RAM starts the linear map at 1 GB; one top-level
 # entry's span above it (64 GB at least) is the next entry.  The levels
 # are ARM64_HW_PGTABLE_LEVELS() of the VA size this CPU runs: 52 bits
-# only on -cpu max (LPA2, LVA), 48 on the others.
+# only on -cpu max (LPA2, LVA), 48 on the others.  With 16K pages and
+# 48-bit VA the linear map is the whole of the first of two top-level
+# entries, and the window's path goes through the second one's PUD table,
+# which every CPU has a copy of: there the device sits where its
+# vmemmap (64 bytes of struct page a page at least) needs a PUD entry
+# of its own, two PUD spans above RAM's, which hot-add sets and hot-remove
+# clears in every copy.
 cfg=$BUILD/out/$variant/.config
 page_shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$cfg")
 va=$(sed -n 's/^CONFIG_ARM64_VA_BITS=//p' "$cfg")
@@ -28,7 +34,13 @@ va=$(sed -n 's/^CONFIG_ARM64_VA_BITS=//p' "$cfg")
 [ "$va" = 52 ] && [ "$cpu" != max ] && va=48
 levels=$(((va - 4) / (page_shift - 3)))
 span=$((1 << (page_shift + (levels - 1) * (page_shift - 3))))
-addr=$((span + (1 << 30)))
+if [ $span -lt $((1 << (va - 1))) ]; then
+	addr=$((span + (1 << 30)))
+	what="a top-level entry of its own"
+else
+	addr=$((2 * (span >> (page_shift - 3)) << (page_shift - 6)))
+	what="its vmemmap a PUD entry of its own on the window's path"
+fi
 [ $addr -ge $((64 << 30)) ] || addr=$((64 << 30))
 addr=$(printf '%#x' $addr)
 mkdir -p "$LOGS"
@@ -82,4 +94,4 @@ wait $watcher || die "could not remove the memory through QMP (log: $log)"
 	die "memory hot-remove failed (log: $log)"
 "$top/scripts/kunit-results.sh" "$log" > /dev/null || die "KUnit at boot failed (log: $log)"
 "$top/scripts/log-clean.sh" "$log"
-echo "memory hot-added at $addr ($levels levels: a top-level entry of its own) and removed: $log"
+echo "memory hot-added at $addr ($levels levels: $what) and removed: $log"

@@ -50,6 +50,22 @@ finish() {
 	exit
 }
 
+# singlestep VARIANT CPU CHECK: the this_cpu_*() torture alone, under
+# QEMU's -singlestep (tests/singlestep.sh), where the mover can take a
+# worker between any two instructions of an operation; the torture's own
+# expectations then include a worker moved inside a round.  Two vCPUs:
+# about 2 to 3 minutes a boot, the debug kernel's boot most of it.
+singlestep() {
+	local name=singlestep-$1-$2 log
+	log=$LOGS/check-$name.log
+	QEMU_ARGS=$SINGLESTEP_QEMU_ARGS SMP=2 GUEST_CHECKS=$3 BOOT_TIMEOUT=900 t "boot:$name" \
+		"$top/scripts/boot-guest.sh" "$1" "$2" "check-$name" 'kunit.filter_glob=percpu_this_cpu*'
+	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
+	t "torture:$name" grep -aqE '^ *ok [0-9]+ this_cpu_test_torture' "$log"
+	t "guest:$name:$3" "$top/scripts/guest-results.py" --passed "/$3" "${log%.log}.ktap"
+	t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+}
+
 t setup:host-tools "$top/scripts/host-tools.sh" || finish
 t setup:tree "$top/scripts/make-tree.sh" || finish
 
@@ -165,6 +181,9 @@ done
 for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
+# The series on LL/SC, where a move can cut the loop between its load and
+# store-exclusive (an LSE atomic cannot be cut).
+singlestep "$variant" cortex-a57 meminfo
 
 # Mainline 7.4's way, make bench's reference (bench/mainline-7.4/):
 # this_cpu_*() preemptible, the registers rewritten at the return to EL1.
@@ -197,6 +216,9 @@ if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 
 			[ "$b" != max:el2 ] ||
 				t "vhe:$name" grep -q 'detected: Virtualization Host Extensions' "$log"
 		done
+		# On LSE, and it must have adjusted an operation that a move
+		# landed in (pcpu_gprs_moved)
+		KSRC=$m74_tree singlestep "$mv" max pcpu_gprs_moved
 	fi
 elif [ -z "${LLVM:-}" ]; then
 	failed=$((failed + 1))

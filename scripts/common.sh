@@ -98,6 +98,11 @@ base_tree() {
 	echo "$t"
 }
 
+# QEMU options under which an interrupt can land between any two guest
+# instructions, for the this_cpu_*() torture (tests/singlestep.sh says why
+# each).
+SINGLESTEP_QEMU_ARGS="-singlestep -icount shift=5,sleep=off"
+
 # numa_nodes SMP: QEMU options for two NUMA nodes of 512MB each (the
 # guest's default 1G), the first half of the vCPUs on node 0.
 numa_nodes() {

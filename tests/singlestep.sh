@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Slow, not part of make check: the this_cpu_*() torture with a task moved
+# Slow, not part of make check, which runs two such boots of its own
+# kernels (the debug ones): the this_cpu_*() torture with a task moved
 # between any two instructions.  Under TCG an interrupt lands between
 # translation blocks only; QEMU's -singlestep makes every instruction a
 # block of its own.  -icount keeps guest time in step with the
 # instructions (shift=5: 32 ns each, so that the torture's mover and
 # hrtimer run often), or the slow emulation trips RCU's stall warnings.
-# Kernels without the debug options, whose lockdep would keep interrupts
-# masked most of the time:
+# Kernels without the debug options, so that the torture runs more rounds
+# in the time (make check's debug kernels move a worker inside a round
+# some 70 times in 160000 rounds, 2 vCPUs):
 #   m74:     mainline 7.4's way (bench/mainline-7.4/), which must also have
 #            adjusted at least one operation found on another CPU
 #            (debugfs' pcpu_gprs_moved, guest/checks/pcpu_gprs_moved);
@@ -37,7 +39,6 @@ passed=0
 failed=0
 test_logs=$LOGS/singlestep
 mkdir -p "$test_logs"
-qemu_args="-singlestep -icount shift=5,sleep=off"
 
 # tree_of m74|fixup|y: the tree the variant is built from
 tree_of() {
@@ -68,7 +69,7 @@ checks_of() {
 
 # boot KERNEL CPU NAME CHECKS: a single-step boot that runs the torture
 boot() {
-	QEMU_ARGS="$qemu_args" SMP=4 GUEST_CHECKS=$4 BOOT_TIMEOUT=1800 \
+	QEMU_ARGS="$SINGLESTEP_QEMU_ARGS" SMP=4 GUEST_CHECKS=$4 BOOT_TIMEOUT=1800 \
 		"$top/scripts/boot-guest.sh" "$1" "$2" "$3" 'kunit.filter_glob=percpu_this_cpu*'
 }
 
