@@ -49,3 +49,12 @@ kdump:
 	@scripts/build-initramfs.sh lm-y-debug-kdump
 	@scripts/check-kdump.sh lm-y-debug-kdump max
 	@scripts/check-kdump.sh lm-y-debug-kdump cortex-a57
+
+# make check's kernel as a KVM guest of itself at EL2, its vCPU threads
+# moved between the host's CPUs (scripts/check-kvm-guest.sh); about 6 min
+.PHONY: kvm-guest
+kvm-guest:
+	@scripts/host-tools.sh
+	@scripts/make-tree.sh
+	@scripts/build-kernel.sh lm-y-debug guest $${GEOMETRY:-debian-arm64} local-mapping-y series-kunit debug numa paths memhotplug werror
+	@scripts/check-kvm-guest.sh lm-y-debug

@@ -13,7 +13,7 @@
 # guest, no timeout and no log.  ACCEL=kvm (an arm64 host with /dev/kvm):
 # KVM instead of TCG, on the host's own CPU (-cpu host), so only CPU "max"
 # or "host" can be asked for.  PRINT_QEMU=1: print the QEMU command line
-# instead of running it.
+# instead of running it.  INITRD replaces the variant's initramfs.cpio.gz.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -31,7 +31,8 @@ ktap=$LOGS/$name.ktap
 
 # (PRINT_QEMU prints the plan of a run that has not built yet)
 [ -f "$out/arch/arm64/boot/Image" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant is not built"
-[ -f "$out/initramfs.cpio.gz" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant has no initramfs"
+initrd=${INITRD:-$out/initramfs.cpio.gz}
+[ -f "$initrd" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant has no initramfs ($initrd)"
 accel=()
 case ${ACCEL:-tcg} in
 tcg)	# Pointer authentication is slow to emulate; the
@@ -51,7 +52,7 @@ esac
 
 qemu=(qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3}" "${accel[@]}" -cpu "$cpu" -smp "$smp" -m "$mem"
       -nographic -no-reboot ${QEMU_ARGS:-}
-      -kernel "$out/arch/arm64/boot/Image" -initrd "$out/initramfs.cpio.gz")
+      -kernel "$out/arch/arm64/boot/Image" -initrd "$initrd")
 if [ -n "${INTERACTIVE:-}" ]; then
 	note "booting $variant on -cpu $cpu -smp $smp with a shell; Ctrl-A X quits QEMU"
 	exec "${qemu[@]}" -append "console=ttyAMA0 panic=-1 guest.shell=1 $*"

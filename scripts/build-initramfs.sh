@@ -8,19 +8,23 @@
 # and the libc headers with the C project that guest/checks/build
 # compiles.  The boot tests' initramfs does without them (about 50 MB).
 # --perf adds Debian's perf (linux-perf) for make bench's hardware path.
+# --kvm-host writes initramfs-kvm-host.cpio.gz beside the plain one: the
+# same with Debian's QEMU and, under /l2, the variant's kernel and its
+# plain initramfs, for a KVM guest of the guest (guest/checks/kvm_guest).
 #
-# usage: build-initramfs.sh VARIANT [--bench] [--perf]
+# usage: build-initramfs.sh VARIANT [--bench] [--perf] [--kvm-host]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: build-initramfs.sh VARIANT [--bench] [--perf]}
 shift
-bench= perf=
+bench= perf= kvm_host=
 for arg; do
 	case $arg in
 	--bench) bench=1 ;;
 	--perf) perf=1 ;;
-	*) die "usage: build-initramfs.sh VARIANT [--bench] [--perf]" ;;
+	--kvm-host) kvm_host=1 ;;
+	*) die "usage: build-initramfs.sh VARIANT [--bench] [--perf] [--kvm-host]" ;;
 	esac
 done
 out=$BUILD/out/$variant
@@ -82,3 +86,17 @@ fi
 printf 'nod /dev/console 0600 0 0 c 5 1\n' > "$out/initramfs.extra"
 (cd "$out" && "$KSRC/usr/gen_initramfs.sh" -o initramfs.cpio -u 0 -g 0 "$root" initramfs.extra)
 gzip -f -n "$out/initramfs.cpio"
+
+if [ -n "$kvm_host" ]; then
+	host_root=$out/initramfs-kvm-host
+	rm -rf "$host_root"
+	cp -a "$root" "$host_root"
+	"$top/scripts/initramfs-programs.sh" "$host_root" qemu-system-arm
+	# (the 32-bit emulator, 34 MB, is not needed)
+	rm -f "$host_root"/usr/bin/qemu-system-arm{,el,hf}
+	mkdir -p "$host_root/l2"
+	cp "$out/arch/arm64/boot/Image" "$out/initramfs.cpio.gz" "$host_root/l2/"
+	(cd "$out" && "$KSRC/usr/gen_initramfs.sh" -o initramfs-kvm-host.cpio -u 0 -g 0 \
+		"$host_root" initramfs.extra)
+	gzip -f -n "$out/initramfs-kvm-host.cpio"
+fi
