@@ -13,7 +13,7 @@
 # guest, no timeout and no log.  ACCEL=kvm (an arm64 host with /dev/kvm):
 # KVM instead of TCG, on the host's own CPU (-cpu host), so only CPU "max"
 # or "host" can be asked for.  PRINT_QEMU=1: print the QEMU command line
-# instead of running it.  INITRD replaces the variant's initramfs.cpio.gz.
+# instead of running it.  GUEST_INITRD replaces the variant's initramfs.cpio.gz.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -31,7 +31,7 @@ ktap=$LOGS/$name.ktap
 
 # (PRINT_QEMU prints the plan of a run that has not built yet)
 [ -f "$out/arch/arm64/boot/Image" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant is not built"
-initrd=${INITRD:-$out/initramfs.cpio.gz}
+initrd=${GUEST_INITRD:-$out/initramfs.cpio.gz}
 [ -f "$initrd" ] || [ -n "${PRINT_QEMU:-}" ] || die "$variant has no initramfs ($initrd)"
 accel=()
 case ${ACCEL:-tcg} in

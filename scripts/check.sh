@@ -182,8 +182,12 @@ for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
 # The series on LL/SC, where a move can cut the loop between its load and
-# store-exclusive (an LSE atomic cannot be cut).
+# store-exclusive (an LSE atomic cannot be cut): the torture's hrtimer
+# counts its interrupts that land there, on a counter's local address,
+# which only -singlestep makes possible under TCG.
 singlestep "$variant" cortex-a57 meminfo
+t "llsc-cut:singlestep-$variant-cortex-a57" grep -aqE \
+	'this_cpu_test_torture: .*, [1-9][0-9]* inside an LL/SC loop' "$LOGS/check-singlestep-$variant-cortex-a57.log"
 
 # Mainline 7.4's way, make bench's reference (bench/mainline-7.4/):
 # this_cpu_*() preemptible, the registers rewritten at the return to EL1.

@@ -12,24 +12,34 @@ mkdir -p "$scratch"
 # A clone of the work tree at the series, as cloned, and a copy of
 # patches/.  An earlier test's clone is reset rather than made again: a
 # checkout of the whole tree, and make-tree.sh's of its apply worktree,
-# cost make check about a minute a test.
+# cost make check about a minute a test.  Anything the reset cannot clean
+# (a run killed mid-way) gets a new clone.
 scratch_tree() {
 	local t=$scratch/tree
 	rm -rf "$scratch/patches"
 	cp -r "$PATCHES" "$scratch/patches"
-	if [ -e "$t/.git" ] &&
-	   git -C "$t" fetch -q -f origin "+refs/heads/series:refs/remotes/origin/series" \
-		"+refs/tags/*:refs/tags/*" 2> /dev/null; then
-		git -C "$t" am --abort > /dev/null 2>&1 || true
-		if git -C "$t" checkout -q -f -B series origin/series && git -C "$t" clean -q -f -d -x; then
-			rm -f "$t/.git/series-made-from"
-			git -C "$t" config --unset branch.series.description || true
-			return
-		fi
-	fi
+	[ -e "$t/.git" ] && scratch_reset "$t" && return
 	rm -rf "$t" "$t-apply"
 	git clone -q --shared "$KSRC" "$t"
 	git -C "$t" fetch -q origin "refs/tags/*:refs/tags/*"
+}
+
+# scratch_reset TREE: TREE and its apply worktree as a new clone of KSRC
+# would have them, or false.
+scratch_reset() {
+	local t=$1 w
+	for w in "$t" "$t-apply"; do
+		[ -e "$w/.git" ] || continue
+		rm -rf "$(git -C "$w" rev-parse --path-format=absolute --git-path rebase-apply)" \
+			"$(git -C "$w" rev-parse --path-format=absolute --git-path index.lock)" || return 1
+		git -C "$w" reset -q --hard && git -C "$w" clean -q -f -d -x || return 1
+	done
+	git -C "$t" remote set-url origin "$KSRC" &&
+		git -C "$t" fetch -q -f origin "+refs/heads/series:refs/remotes/origin/series" \
+			"+refs/tags/*:refs/tags/*" 2> /dev/null &&
+		git -C "$t" checkout -q -f -B series origin/series || return 1
+	rm -f "$t/.git/series-made-from"
+	git -C "$t" config --unset branch.series.description || true
 }
 
 # expect_fail PATTERN CMD...: CMD must fail and say PATTERN.
