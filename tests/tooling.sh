@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -64,6 +64,16 @@ mutants-apply)
 			{ echo "does not apply to the series: $m"; rc=1; }
 	done
 	exit $rc
+	;;
+send-placeholder)
+	# make send never writes mails under the placeholder identity
+	expect_fail "is a placeholder, not a person's" \
+		env SENDER_NAME="Seed maintainers" SENDER_EMAIL=maintainers@users.noreply.a-seed.example \
+		"$top/scripts/send.sh"
+	# (git's identity emptied wherever it is configured)
+	expect_fail "no sender identity" env SENDER_NAME= SENDER_EMAIL= GIT_CONFIG_COUNT=2 \
+		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0= \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1= "$top/scripts/send.sh"
 	;;
 checksum)
 	echo garbage > "$scratch/bad.tar.xz"
