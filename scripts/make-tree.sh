@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Build the kernel work tree: the base as one tagged commit, then one commit
-# per patch of patches/series, applied with git am.  The tree records the
+# per patch of patches/series, applied with git am.  patches/ holds a stack
+# of series, each a directory with its cover letter (the core, then the
+# follow-ups on top of it); branch series is the top, and a branch named
+# after each directory marks where that series ends, its description the
+# cover letter.  The tree records the
 # patches/ state it was made from and the commit that made, so that a run
 # can tell which side moved:
 #   neither        nothing is touched (no new mtimes, so no rebuild);
@@ -52,27 +56,34 @@ base_patches=$top/bases/$BASE
 # subject, say) would be left out without a word
 for f in "$base_patches"/*.patch; do
 	[ -f "$f" ] || continue
-	grep -qx "$(basename "$f")" "$PATCHES/series" ||
+	grep -qE "(^|/)$(basename "$f")\$" "$PATCHES/series" ||
 		die "bases/$BASE/$(basename "$f") is no patch of patches/series: rename it to the patch it resolves"
 done
 
 # The state of patches/: every file the series is made from.
 patches_state() {
-	{ (cd "$PATCHES" && sha256sum series *.patch)
+	{ (cd "$PATCHES" && sha256sum series */*.patch)
 	  if compgen -G "$base_patches/*.patch" > /dev/null; then
 		(cd "$base_patches" && sha256sum *.patch)
 	  fi; } | sha256sum | cut -d' ' -f1
 }
 
-# The state of the tree: its branch's commit and its description (the
-# cover letter), "dirty" with edits.
+# The state of the tree: its branch's commit, the series' branches and
+# their descriptions (the cover letters), "dirty" with edits.
 tree_state() {
 	if [ -n "$(git -C "$KSRC" status --porcelain)" ] || [ -d "$KSRC/.git/rebase-apply" ] ||
 	   [ "$(git -C "$KSRC" symbolic-ref -q --short HEAD)" != series ]; then
 		echo dirty
 	else
-		echo "$(git -C "$KSRC" rev-parse HEAD)-$(git -C "$KSRC" config branch.series.description | sha256sum | cut -c1-16)"
+		echo "$(git -C "$KSRC" rev-parse HEAD)-$(stack_state)"
 	fi
+}
+
+stack_state() {
+	{ git -C "$KSRC" config --get-regexp '^(series\.stack|branch\..*\.(description|reroll))$' || true
+	  for b in $(git -C "$KSRC" config series.stack || true); do
+		git -C "$KSRC" rev-parse -q --verify "refs/heads/$b" || echo "no $b"
+	  done; } | sha256sum | cut -c1-16
 }
 
 # One run at a time: make check, mutants, bisect and bench all call this.
@@ -131,16 +142,39 @@ cd "$apply"
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -f --detach "$BASE_TAG"
 
-# The cover letter's subject and text become the branch description, which
-# export turns back into the cover letter.
-"$top/scripts/cover-description.sh" "$(ls "$PATCHES"/*0000-cover-letter.patch | head -n 1)" |
-	git config --file "$KSRC/.git/config" branch.series.description "$(cat)"
+# Each series' cover letter (subject and text) becomes the description of
+# the branch that ends it, and its reroll (vN) a setting of that branch;
+# export turns them back into the cover letters.
+end_series() {
+	local cover
+	cover=$(ls "$PATCHES/$1"/*0000-cover-letter.patch 2>/dev/null | head -n 1)
+	[ -n "$cover" ] || die "patches/$1 has no cover letter"
+	git branch -f "$1" HEAD
+	"$top/scripts/cover-description.sh" "$cover" |
+		git config --file "$KSRC/.git/config" "branch.$1.description" "$(cat)"
+	case $(basename "$cover") in
+	v[0-9]*-*) git config --file "$KSRC/.git/config" "branch.$1.reroll" "$(basename "$cover" | sed 's/^v\([0-9]*\)-.*/\1/')" ;;
+	*) git config --file "$KSRC/.git/config" --unset-all "branch.$1.reroll" || true ;;
+	esac
+}
 
 n=0
+stack=
+current=
 if [ -f "$PATCHES/series" ]; then
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which does not exist"
+		case $p in
+		*/*) ;;
+		*) die "patches/series names $p, which is in no series directory (patches/core/, ...)" ;;
+		esac
+		if [ "${p%/*}" != "$current" ]; then
+			[ -z "$current" ] || end_series "$current"
+			current=${p%/*}
+			case " $stack " in *" $current "*) die "patches/series lists $current/ in two places" ;; esac
+			stack="${stack:+$stack }$current"
+		fi
 		f=$PATCHES/$p
 		[ ! -f "$base_patches/$p" ] || f=$base_patches/$p
 		# A fixed committer (the date is the author's) makes the commit ids
@@ -152,7 +186,9 @@ if [ -f "$PATCHES/series" ]; then
 		fi
 		n=$((n + 1))
 	done < "$PATCHES/series"
+	[ -z "$current" ] || end_series "$current"
 fi
+git config --file "$KSRC/.git/config" series.stack "$stack"
 applied=$(git rev-parse HEAD)
 cd "$KSRC"
 git am --abort >/dev/null 2>&1 || true
@@ -161,4 +197,4 @@ state=$(tree_state)
 [ "$state" != dirty ] ||
 	die "$KSRC is not clean after applying the series (untracked files?): $(git status --short | head -n 3 | tr '\n' ' ')"
 echo "$(patches_state) $state" > "$record"
-note "$KSRC: $BASE_TAG + $n patches on branch series"
+note "$KSRC: $BASE_TAG + $n patches on branch series ($stack)"

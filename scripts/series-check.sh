@@ -19,8 +19,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$top/scripts/export-series.sh" "$tmp"
 mkdir -p "$tmp/old"
-cp "$PATCHES"/*.patch "$PATCHES/series" "$tmp/old/" 2>/dev/null || true
-touch "$tmp/old/series"
+cp "$PATCHES/series" "$tmp/old/" 2>/dev/null || touch "$tmp/old/series"
+for d in "$PATCHES"/*/; do
+	[ -d "$d" ] || continue
+	mkdir -p "$tmp/old/$(basename "$d")"
+	cp "$d"*.patch "$tmp/old/$(basename "$d")/" 2>/dev/null || true
+done
 if ! diff -r -q -x old "$tmp/old" "$tmp" >&2; then
 	die "commits in $KSRC differ from patches/: run 'make export'"
 fi

@@ -39,7 +39,12 @@ scratch_reset() {
 			"+refs/tags/*:refs/tags/*" 2> /dev/null &&
 		git -C "$t" checkout -q -f -B series origin/series || return 1
 	rm -f "$t/.git/series-made-from"
-	git -C "$t" config --unset branch.series.description || true
+	# and without the branches and settings make-tree.sh gives the stack
+	git -C "$t" for-each-ref --format='%(refname:short)' refs/heads | grep -vx series |
+		xargs -r git -C "$t" branch -q -D
+	git -C "$t" config --remove-section series 2> /dev/null || true
+	git -C "$t" config --get-regexp '^branch\..*\.(description|reroll)$' | cut -d' ' -f1 |
+		xargs -r -n 1 git -C "$t" config --unset-all
 }
 
 # expect_fail PATTERN CMD...: CMD must fail and say PATTERN.
@@ -81,7 +86,8 @@ checksum)
 	;;
 broken-patch)
 	scratch_tree
-	cat > "$scratch/patches/9999-broken.patch" <<'EOP'
+	last=$(tail -n 1 "$scratch/patches/series")
+	cat > "$scratch/patches/${last%/*}/9999-broken.patch" <<'EOP'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: Nobody <nobody@example.org>
 Subject: [PATCH] a patch that does not apply
@@ -99,8 +105,13 @@ diff --git a/Makefile b/Makefile
  context
  context
 EOP
-	echo 9999-broken.patch >> "$scratch/patches/series"
-	expect_fail "patch 9999-broken.patch does not apply" \
+	echo "${last%/*}/9999-broken.patch" >> "$scratch/patches/series"
+	expect_fail "patch ${last%/*}/9999-broken.patch does not apply" \
+		env FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
+	# A patch in no series' directory
+	mv "$scratch/patches/${last%/*}/9999-broken.patch" "$scratch/patches/"
+	sed -i "s|^${last%/*}/9999-broken.patch\$|9999-broken.patch|" "$scratch/patches/series"
+	expect_fail "9999-broken.patch, which is in no series directory" \
 		env FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
 	;;
 roundtrip)
@@ -108,6 +119,17 @@ roundtrip)
 	FORCE=1 KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/make-tree.sh"
 	KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/export-series.sh"
 	diff -r "$PATCHES" "$scratch/patches"
+	# The series' branches, each ending its series, in stack order
+	stack=$(git -C "$scratch/tree" config series.stack)
+	[ "$stack" = "$(sed 's|/.*||' "$PATCHES/series" | uniq | tr '\n' ' ' | sed 's/ $//')" ] ||
+		{ echo "series.stack is '$stack'"; exit 1; }
+	first=${stack%% *} second=$(echo "$stack" | cut -d' ' -f2)
+	[ "$(git -C "$scratch/tree" rev-list --count "$BASE_TAG..$first")" = \
+	  "$(grep -c "^$first/" "$PATCHES/series")" ] || { echo "branch $first is not where its series ends"; exit 1; }
+	# A series' branch out of order is refused, not exported wrong
+	git -C "$scratch/tree" branch -f "$second" "$first~1"
+	expect_fail "branch $second does not follow $first" \
+		env KSRC="$scratch/tree" PATCHES="$scratch/patches" "$top/scripts/export-series.sh"
 	;;
 unexported)
 	scratch_tree
