@@ -125,7 +125,7 @@ for g in $all; do
 	unset KCSAN_VARIANT
 	grep -q '^CONFIG_KCSAN=y' "$BUILD/out/$variant/.config" && export KCSAN_VARIANT=$variant
 	if ! grep -q '^CONFIG_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/$variant/.config"; then
-		row "$geo" "the option is off: HAVE_ARCH_PERCPU_LOCAL_MAPPING not selected" - - - - - - -
+		row "$geo" "the option is off: ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING is n" - - - - - - -
 		failed=$((failed + 1))
 		continue
 	fi

@@ -6,6 +6,8 @@
 #
 # usage: bisect.sh [N...]   only the prefixes ending at patches N..., say
 #                           the ones that change the boot path
+# BISECT_TO=BRANCH (default core, the core series; series for the whole
+# stack): the last commit whose prefixes are checked.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -18,7 +20,10 @@ tree=$BUILD/bisect-tree
 passed=0
 failed=0
 n=0
-for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
+to=${BISECT_TO:-core}
+git -C "$KSRC" rev-parse -q --verify "refs/heads/$to" > /dev/null ||
+	die "no branch $to in $KSRC (series.stack: $(git -C "$KSRC" config series.stack))"
+for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..$to"); do
 	n=$((n + 1))
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$n"; then
 		continue
@@ -29,9 +34,9 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..series"); do
 	# Until the patch that supports GEOMETRY, the option exists with 4K
 	# pages and 48-bit VA only: such a prefix is built there.
 	geometry=$GEOMETRY
-	if grep -q '^config HAVE_ARCH_PERCPU_LOCAL_MAPPING$' "$tree/mm/Kconfig" &&
+	if grep -q '^config ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING$' "$tree/mm/Kconfig" &&
 	   KSRC=$tree "$top/scripts/configure-kernel.sh" "$BUILD/out/bisect-probe" guest "$GEOMETRY" &&
-	   ! grep -q '^CONFIG_HAVE_ARCH_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/bisect-probe/.config"; then
+	   ! grep -q '^CONFIG_ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING=y' "$BUILD/out/bisect-probe/.config"; then
 		geometry=geometry-4k-48
 		note "$subject: the option cannot be on with $GEOMETRY yet: built with $geometry"
 	fi
