@@ -181,6 +181,35 @@ done
 for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
+# The core series alone, as it is posted first (patches/core/, without the
+# follow-ups): a kernel of its own from the same fragments (those of the
+# follow-ups' options it does not have are left out), booted on LSE and
+# LL/SC with its suites, the module suite and CPU hotplug.
+if core_tree=$("$top/scripts/series-tree.sh" core 2> "$test_logs/core-tree.log"); then
+	cv=core-debug${LLVM:+-clang}
+	if t "build:$cv" env KSRC="$core_tree" "$top/scripts/build-kernel.sh" "$cv" "${fragments[@]}" &&
+	   t "build:$cv-initramfs" env KSRC="$core_tree" "$top/scripts/build-initramfs.sh" "$cv"; then
+		for cpu in max cortex-a57; do
+			name=core-$cpu
+			log=$LOGS/check-$name.log
+			SMP=4 GUEST_CHECKS=kunit_modules,hotplug,percpu_test t "boot:$name" \
+				"$top/scripts/boot-guest.sh" "$cv" "$cpu" "check-$name" guest.hotplug_cycles=3
+			t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
+			t "kunit:$name" env KSRC="$core_tree" "$top/scripts/kunit-results.sh" "$log"
+			for suite in arm64_cpu_pgd percpu_this_cpu; do
+				t "suite:$name:$suite" grep -qE "^ *ok [0-9]+ $suite\$" "$log"
+			done
+			for c in kunit_modules hotplug percpu_test; do
+				t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
+			done
+			t "log-clean:$name" "$top/scripts/log-clean.sh" "$log"
+		done
+	fi
+else
+	failed=$((failed + 1))
+	echo "FAIL core-tree (log: $test_logs/core-tree.log)"
+fi
+
 # The series on LL/SC, where a move can cut the loop between its load and
 # store-exclusive (an LSE atomic cannot be cut): the torture's hrtimer
 # counts its interrupts that land there, on a counter's local address,
