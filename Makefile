@@ -1,4 +1,4 @@
-# The workbench's interface; README.md explains each target and variable.
+# The workbench's interface; README.md explains the targets, docs/reference.md the variables.
 # Every target is a script under scripts/ or tests/ so it can be run by hand.
 
 .PHONY: run shell check tree export series-check mutants bisect bench matrix distro send

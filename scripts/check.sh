@@ -260,7 +260,7 @@ elif [ -z "${LLVM:-}" ]; then
 fi
 
 # make bench's smoke run (BENCH_QUICK=1) is not here: its kernels
-# of their own took a third of a cold CI run (README, "Slower tests").
+# of their own took a third of a cold CI run (docs/tests.md, "Slower tests").
 
 for tt in mutants-apply send-placeholder checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report fragment-off emitted-code; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"

@@ -1,5 +1,5 @@
 # Sourced by every host script: the project's paths and a few helpers.
-# Each variable can be set from the environment (see README.md).
+# Each variable can be set from the environment (see docs/reference.md).
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
