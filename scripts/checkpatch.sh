@@ -15,9 +15,14 @@ out=$(scripts/checkpatch.pl --strict --no-summary --show-types --color=never "$p
 if [ "$(echo "$out" | grep -cE '^(ERROR|WARNING|CHECK):')" = 1 ] &&
    echo "$out" | grep -q '^WARNING:FILE_PATH_CHANGES:'; then
 	covered=1
+	one=$(mktemp)
+	trap 'rm -f "$one"' EXIT
 	for f in $(sed -n 's|^+++ b/||p' "$patch"); do
 		grep -q "^--- /dev/null" <(grep -B1 "^+++ b/$f\$" "$patch") || continue
-		who=$(scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats -f "$f" 2>/dev/null |
+		# A patch of that file alone: get_maintainer.pl -f wants it to
+		# exist in the tree already
+		printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+\n' "$f" > "$one"
+		who=$(scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$one" 2>/dev/null |
 		      grep -v 'linux-kernel@vger.kernel.org' || true)
 		if [ -z "$who" ]; then
 			echo "$f: no MAINTAINERS entry covers it" >&2

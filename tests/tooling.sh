@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|send-placeholder|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -79,6 +79,39 @@ send-placeholder)
 	expect_fail "no sender identity" env SENDER_NAME= SENDER_EMAIL= GIT_CONFIG_COUNT=2 \
 		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0= \
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1= "$top/scripts/send.sh"
+	;;
+checkpatch-maintainers)
+	# checkpatch.sh lets "does MAINTAINERS need updating?" pass for a new
+	# file an existing entry covers, and for no other
+	newfile_patch() {
+		cat <<EOP
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Jane Developer <jane@kernel-dev.org>
+Date: Fri, 27 Nov 2026 00:00:00 +0000
+Subject: [PATCH] add an empty file
+
+Add an empty file, for the workbench's own test.
+
+Signed-off-by: Jane Developer <jane@kernel-dev.org>
+---
+ $1 | 1 +
+ 1 file changed, 1 insertion(+)
+ create mode 100644 $1
+
+diff --git a/$1 b/$1
+new file mode 100644
+index 000000000000..111111111111
+--- /dev/null
++++ b/$1
+@@ -0,0 +1 @@
++// SPDX-License-Identifier: GPL-2.0-only
+EOP
+	}
+	newfile_patch arch/arm64/mm/covered.c > "$scratch/covered.patch"
+	newfile_patch nowhere/uncovered.c > "$scratch/uncovered.patch"
+	"$top/scripts/checkpatch.sh" "$scratch/covered.patch"
+	expect_fail "nowhere/uncovered.c: no MAINTAINERS entry covers it" \
+		"$top/scripts/checkpatch.sh" "$scratch/uncovered.patch"
 	;;
 checksum)
 	echo garbage > "$scratch/bad.tar.xz"
