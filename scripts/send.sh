@@ -28,9 +28,10 @@ case ${sender_email,,} in
 *)	die "the sender identity <$sender_email> is no mail address" ;;
 esac
 sender="$sender_name <$sender_email>"
-stack=$(sed -n 's|/.*||p' "$PATCHES/series" | uniq)
-[ -n "$stack" ] || die "patches/series lists no series"
 "$top/scripts/make-tree.sh"
+# The series in stack order, as make-tree.sh recorded them
+stack=$(git -C "$KSRC" config series.stack || true)
+[ -n "$stack" ] || die "patches/series lists no series"
 dir=$BUILD/send
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -39,7 +40,7 @@ cd "$dir/tree"
 git fetch -q origin "refs/tags/*:refs/tags/*"
 git branch -q base "$BASE_TAG"	# b4 wants the fork point on a branch
 for s in $stack; do
-	git branch -q -f "$s" "origin/$s" 2> /dev/null || git branch -q -f "$s" "$(git -C "$KSRC" rev-parse "$s")"
+	git branch -q -f "$s" "origin/$s"
 	git config "branch.$s.description" "$(git -C "$KSRC" config "branch.$s.description")"
 done
 git config b4.prep-cover-strategy branch-description
@@ -100,4 +101,4 @@ for s in $stack; do
 	sed -n '1,/^$/p' "$(ls "$dir/mails/$s"/*.eml | head -n 1)" | sed -e ':a' -e 'N;$!ba' -e 's/\n[ \t]\+/ /g' |
 		grep -E '^(Subject|To|Cc):'
 done
-echo "$total mails, not sent, in $dir/mails/{${stack//$'\n'/,}} (b4 send in $dir/tree, on each series' branch, posts them)"
+echo "$total mails, not sent, in $dir/mails/{${stack// /,}} (b4 send in $dir/tree, on each series' branch, posts them)"
