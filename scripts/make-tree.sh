@@ -48,23 +48,25 @@ create_base() {
 	mv "$tmp" "$KSRC"
 }
 
-# On another base than the default, a patch of bases/$BASE/ (same name)
-# takes the place of patches/'s: its conflicts resolved there.
+# On another base than the default, a patch of bases/$BASE/ (same path as
+# in patches/, core/v4-0006-... say) takes the place of patches/'s: its
+# conflicts resolved there.
 base_patches=$top/bases/$BASE
 
 # A patch there that patches/series does not name (renamed by a reworded
 # subject, say) would be left out without a word
-for f in "$base_patches"/*.patch; do
-	[ -f "$f" ] || continue
-	grep -qE "(^|/)$(basename "$f")\$" "$PATCHES/series" ||
-		die "bases/$BASE/$(basename "$f") is no patch of patches/series: rename it to the patch it resolves"
-done
+if [ -d "$base_patches" ]; then
+	for p in $(cd "$base_patches" && find . -name '*.patch' | sed 's|^\./||' | sort); do
+		grep -qxF "$p" "$PATCHES/series" ||
+			die "bases/$BASE/$p is no patch of patches/series: give it the path of the patch it resolves"
+	done
+fi
 
 # The state of patches/: every file the series is made from.
 patches_state() {
 	{ (cd "$PATCHES" && sha256sum series */*.patch)
-	  if compgen -G "$base_patches/*.patch" > /dev/null; then
-		(cd "$base_patches" && sha256sum *.patch)
+	  if [ -d "$base_patches" ]; then
+		(cd "$base_patches" && find . -name '*.patch' | sort | xargs -r sha256sum)
 	  fi; } | sha256sum | cut -d' ' -f1
 }
 
