@@ -12,9 +12,9 @@ set -euo pipefail
 
 out=${1:-$PATCHES}
 # patches/ is the default base's series; another base's differences are
-# patches of bases/$BASE/, written by hand (git format-patch).
+# patches of bases/$BASE/ (export-base.sh).
 [ "$BASE" = 7.2.13 ] || [ $# -gt 0 ] ||
-	die "BASE=$BASE: export writes the default base's series to patches/; put this base's resolved patches in bases/$BASE/ (git format-patch -o DIR), or name an OUTDIR"
+	die "BASE=$BASE: export writes the default base's series to patches/; its resolved patches go to bases/$BASE/ with BASE=$BASE scripts/export-base.sh, or name an OUTDIR"
 [ -e "$KSRC/.git" ] || die "no work tree at $KSRC; run 'make tree' first"
 cd "$KSRC"
 [ "$(git symbolic-ref -q --short HEAD)" = series ] ||

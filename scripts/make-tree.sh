@@ -54,19 +54,24 @@ create_base() {
 base_patches=$top/bases/$BASE
 
 # A patch there that patches/series does not name (renamed by a reworded
-# subject, say) would be left out without a word
+# subject, say) would be left out without a word, and one whose original
+# changed since (resolved-from, export-base.sh) would drop that change.
 if [ -d "$base_patches" ]; then
-	for p in $(cd "$base_patches" && find . -name '*.patch' | sed 's|^\./||' | sort); do
-		grep -qxF "$p" "$PATCHES/series" ||
+	[ -f "$PATCHES/series" ] || die "no patches/series: bases/$BASE/ resolves patches of it"
+	for p in $(cd "$base_patches" && find . -name '*.patch' | sed 's|^\./||' | LC_ALL=C sort); do
+		sed 's/^[[:space:]]*//;s/[[:space:]]*$//' "$PATCHES/series" | grep -qxF "$p" ||
 			die "bases/$BASE/$p is no patch of patches/series: give it the path of the patch it resolves"
+		was=$(awk -v p="$p" '$2 == p { print $1 }' "$base_patches/resolved-from" 2> /dev/null)
+		[ "$was" = "$("$top/scripts/patch-content.sh" "$PATCHES/$p" | sha256sum | cut -d' ' -f1)" ] ||
+			die "patches/$p changed since bases/$BASE/$p was resolved from it (bases/$BASE/resolved-from): resolve it again in build/base-$BASE/linux and run BASE=$BASE scripts/export-base.sh"
 	done
 fi
 
 # The state of patches/: every file the series is made from.
 patches_state() {
-	{ (cd "$PATCHES" && sha256sum series */*.patch)
+	{ (export LC_ALL=C; cd "$PATCHES" && sha256sum series */*.patch)
 	  if [ -d "$base_patches" ]; then
-		(cd "$base_patches" && find . -name '*.patch' | sort | xargs -r sha256sum)
+		(cd "$base_patches" && find . -name '*.patch' | LC_ALL=C sort | xargs -r sha256sum)
 	  fi; } | sha256sum | cut -d' ' -f1
 }
 
