@@ -14,18 +14,19 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$top/scripts/export-series.sh" "$tmp"
-cmp -s <(sed '/^#/d;/^$/d' "$PATCHES/series") "$tmp/series" ||
-	die "the $BASE tree's patches are not patches/series' ($(diff <(sed '/^#/d;/^$/d' "$PATCHES/series") "$tmp/series" | grep -m 1 '^[<>]')): make export on the default base first, then make the $BASE tree again"
+differ=$(diff <(sed '/^#/d;/^$/d' "$PATCHES/series") "$tmp/series" | grep -m 1 '^[<>]' || true)
+[ -z "$differ" ] ||
+	die "the $BASE tree's patches are not patches/series' ($differ): make export on the default base first, then make the $BASE tree again"
 
 out=$top/bases/$BASE
 rm -rf "$out"
 mkdir -p "$out"
-content() { "$top/scripts/patch-content.sh" "$1"; }
 while read -r p; do
-	cmp -s <(content "$tmp/$p") <(content "$PATCHES/$p") && continue
+	was=$("$top/scripts/patch-sum.sh" "$PATCHES/$p")
+	[ "$("$top/scripts/patch-sum.sh" "$tmp/$p")" != "$was" ] || continue
 	mkdir -p "$out/${p%/*}"
 	cp "$tmp/$p" "$out/$p"
-	echo "$(content "$PATCHES/$p" | sha256sum | cut -d' ' -f1)  $p" >> "$out/resolved-from"
+	echo "$was  $p" >> "$out/resolved-from"
 	note "bases/$BASE/$p"
 done < "$tmp/series"
 [ -s "$out/resolved-from" ] || { rmdir "$out"; note "every patch applies to $BASE as it is"; }

@@ -62,7 +62,7 @@ if [ -d "$base_patches" ]; then
 		sed 's/^[[:space:]]*//;s/[[:space:]]*$//' "$PATCHES/series" | grep -qxF "$p" ||
 			die "bases/$BASE/$p is no patch of patches/series: give it the path of the patch it resolves"
 		was=$(awk -v p="$p" '$2 == p { print $1 }' "$base_patches/resolved-from" 2> /dev/null)
-		[ "$was" = "$("$top/scripts/patch-content.sh" "$PATCHES/$p" | sha256sum | cut -d' ' -f1)" ] ||
+		[ "$was" = "$("$top/scripts/patch-sum.sh" "$PATCHES/$p")" ] ||
 			die "patches/$p changed since bases/$BASE/$p was resolved from it (bases/$BASE/resolved-from): resolve it again in build/base-$BASE/linux and run BASE=$BASE scripts/export-base.sh"
 	done
 fi
