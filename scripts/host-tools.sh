@@ -49,6 +49,10 @@ if [ -n "${LLVM:-}" ]; then
 fi
 # headers: package
 headers=(/usr/include/openssl/ssl.h:libssl-dev /usr/include/gelf.h:libelf-dev "$libc")
+# What the packages above only recommend: the C library's headers for the
+# kernel's host programs (gcc), and the option ROM of the default NIC that
+# QEMU's virt machine loads at start (qemu-system-arm).
+headers+=(/usr/include/stdio.h:libc6-dev /usr/lib/ipxe/qemu/efi-virtio.rom:ipxe-qemu)
 if [ "${1:-}" = --print ]; then
 	printf '%s\n' "${need[@]##*:}" "${headers[@]##*:}" python3-ply python3-git python3-matplotlib
 	exit 0
@@ -75,5 +79,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo ">>> installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y -q "${missing[@]}" >&2 ||
-	{ apt-get update -q >&2 && apt-get install -y -q "${missing[@]}" >&2; }
+# Recommends would bring GUI, audio and GStreamer libraries that neither
+# qemu-system-arm nor matplotlib needs here (docs/times.md: the count).
+install=(apt-get install -y -q --no-install-recommends "${missing[@]}")
+"${install[@]}" >&2 || { apt-get update -q >&2 && "${install[@]}" >&2; }
