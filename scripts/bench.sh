@@ -292,3 +292,13 @@ fi
 } > "$logs/meta.txt"
 # Debian's python3, which has matplotlib (host-tools.sh)
 PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results"
+
+# The TLBIs of depopulation at 4, 64 and 512 possible CPUs (the plugin:
+# TCG only; not in the quick run, which make check runs)
+if [ -z "$quick" ] && [ "$ACCEL" = tcg ] && [ -n "$plugin" ]; then
+	scale=()
+	for v in $variants; do
+		[ "$v" = f ] || scale+=("$prefix-$v")
+	done
+	"$top/scripts/bench-scale.sh" "$results" "${scale[@]}"
+fi

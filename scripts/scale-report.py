@@ -15,8 +15,8 @@ import re
 import sys
 
 LINE = re.compile(r"scale: (\S+) (\S+) (\d+) (\d+) full=(\d+) kernel=(\d+) user=(\d+)")
-NAMES = {"bench-n": "=n (7.2.13)", "bench-y": "=y (the series)", "bench-m": "7.4's way",
-         "scale-y": "=y (the series)"}
+NAMES = {"bench-n": "=n (7.2.13)", "bench-m": "7.4's way", "v4-y": "RFC v4 (a flush an unmap)",
+         "bench-y": "=y (the series)", "scale-y": "=y (the series)"}
 
 
 def main():
@@ -59,7 +59,7 @@ def main():
             out.append("| " + " | ".join(row) + " |")
             n = runs.get(("bench-n", cpu, p))
             for v in variants:
-                if v in ("bench-n", "bench-m") or (v, cpu, p) not in runs or not n:
+                if v in ("bench-n", "bench-m", "v4-y") or (v, cpu, p) not in runs or not n:
                     continue
                 full, kern = runs[(v, cpu, p)]
                 if full > n[0]:
@@ -87,14 +87,15 @@ def main():
         return
     fig, axes = plt.subplots(1, len(cpus), figsize=(5 * len(cpus), 4), squeeze=False)
     for ax, cpu in zip(axes[0], cpus):
-        for v in variants:
+        for i, v in enumerate(variants):
             xs = [p for p in sizes if (v, cpu, p) in runs]
-            ax.plot(xs, [runs[(v, cpu, p)][1] for p in xs], marker="o",
+            ax.plot(xs, [runs[(v, cpu, p)][1] for p in xs], marker="o", color=f"C{i}",
                     label=f"{NAMES.get(v, v)} by address")
             ax.plot(xs, [runs[(v, cpu, p)][0] for p in xs], marker="x", linestyle="--",
-                    label=f"{NAMES.get(v, v)} full")
+                    color=f"C{i}", label=f"{NAMES.get(v, v)} full")
         ax.set_xscale("log", base=2)
         ax.set_yscale("symlog")
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("possible CPUs")
         ax.set_ylabel("TLBIs in the churn")
         ax.set_title(f"-cpu {cpu}")
