@@ -76,6 +76,23 @@ t() {
 	fi
 }
 
+# debian_mirror: the Debian archive this machine's apt sources name (the
+# first URI of a deb source that is not the security archive), or
+# DEBIAN_MIRROR: the workbench writes no mirror of its own.
+debian_mirror() {
+	local uri
+	if [ -n "${DEBIAN_MIRROR:-}" ]; then
+		echo "${DEBIAN_MIRROR%/}"
+		return
+	fi
+	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }')
+	[ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { if ($i !~ /security/) { print $i; exit } break } }')
+	[ -n "$uri" ] || die "no Debian archive in /etc/apt/sources.list{,.d}: set DEBIAN_MIRROR to one"
+	echo "${uri%/}"
+}
+
 # default_accel: kvm on an arm64 host whose /dev/kvm (KVM_DEVICE) this
 # user can open, else tcg (make bench's default; HOST_ARCH as in
 # host-tools.sh).

@@ -16,7 +16,7 @@ deps=
 [ "${1:-}" = --deps ] && { deps=1; shift; }
 spec=${1:?usage: debian-fetch.sh [--deps] PACKAGE[:ARCH][=VERSION]}
 apt_dir=$CACHE_DIR/apt
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+mirror=$(debian_mirror)
 
 mkdir -p "$apt_dir"/{lists/partial,archives/partial,etc} "$CACHE_DIR/debs"
 sources="deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
@@ -85,7 +85,7 @@ trap 'rm -f "$log"' EXIT
 if ! apt-get "${apt_opts[@]}" -q download "$spec" 2>&1 | tee "$log" >&2; then
 	grep -qE 'Temporary failure resolving|Could not (resolve|connect)|Connection (failed|timed out|refused)|Network is unreachable' "$log" &&
 		die "cannot download $spec from $mirror: network failure"
-	die "Debian unstable no longer offers $spec; fetch it by hand (snapshot.debian.org) and put it in $CACHE_DIR/debs"
+	die "Debian unstable no longer offers $spec; fetch it by hand (Debian's snapshot archive) and put it in $CACHE_DIR/debs"
 fi
 name=${spec%%=*}
 name=${name%%:*}

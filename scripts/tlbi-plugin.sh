@@ -10,7 +10,7 @@ set -euo pipefail
 
 tarball=qemu_7.2+dfsg.orig.tar.xz
 sha256=91aca71520040edc40b8d437aa3004dae614f58e286cf653ee8996c07af2962f
-url=${QEMU_SOURCE_URL:-http://deb.debian.org/debian/pool/main/q/qemu/qemu_7.2%2Bdfsg.orig.tar.xz}
+url=${QEMU_SOURCE_URL:-$(debian_mirror)/pool/main/q/qemu/qemu_7.2%2Bdfsg.orig.tar.xz}
 out=$BUILD/tools/tlbi-count.so
 src=$CACHE_DIR/qemu
 
