@@ -42,7 +42,10 @@ def main():
            "(flush_tlb_all()); *by address*: kernel invalidations for all ASIDs "
            "(VAALE1IS, RVAALE1IS, ...).  -cpu max has range TLBIs "
            "(FEAT_TLBIRANGE) and LPA2; cortex-a57 has neither.  Written by "
-           "scripts/bench-scale.sh and scale-report.py.", ""]
+           "scripts/bench-scale.sh and scale-report.py.  A row of 4096 possible "
+           "CPUs comes from kernels built with NR_CPUS=4096 "
+           "(configs/geometry-4k-52-4096, the geometries series), 8G of memory, "
+           "by scripts/scale-churn.sh by hand.", ""]
     losses = []
     for cpu in cpus:
         out.append(f"## -cpu {cpu}")
