@@ -77,18 +77,20 @@ t() {
 }
 
 # debian_mirror: the Debian archive this machine's apt sources name (the
-# first URI of a deb source that is not the security archive), or
-# DEBIAN_MIRROR: the workbench writes no mirror of its own.
+# first URI that ends in /debian: not the security archive, nor another
+# vendor's), or DEBIAN_MIRROR: the workbench writes no mirror of its own.
 debian_mirror() {
 	local uri
 	if [ -n "${DEBIAN_MIRROR:-}" ]; then
 		echo "${DEBIAN_MIRROR%/}"
 		return
 	fi
+	# A Debian archive's root ends in /debian; another vendor's source
+	# (a .sources file sorted first) does not.
 	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }')
+		awk '/^URIs:/ && $2 ~ /\/debian\/?$/ { print $2; exit }' || true)
 	[ -n "$uri" ] || uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { if ($i !~ /security/) { print $i; exit } break } }')
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { if ($i ~ /\/debian\/?$/) { print $i; exit } break } }' || true)
 	[ -n "$uri" ] || die "no Debian archive in /etc/apt/sources.list{,.d}: set DEBIAN_MIRROR to one"
 	echo "${uri%/}"
 }
