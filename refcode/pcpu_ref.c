@@ -4,7 +4,7 @@
  * operation compiles to in this kernel configuration: every operation, on
  * a dynamic pointer of every size, and a few on a static variable.
  * Nothing calls them; scripts/show-emitted-code.sh prints them and
- * scripts/check-emitted-code.sh checks them, from the built module.
+ * scripts/check-emitted-code.py checks them, from the built module.
  */
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -40,6 +40,33 @@ REF_SIZE(u16);
 REF_SIZE(u32);
 REF_SIZE(u64);
 
+/*
+ * raw_cpu_*(), which __this_cpu_*() are built on: with the local mapping
+ * on the local address too, the read-modify-writes as the same atomics
+ * (see asm/percpu.h).
+ */
+#define REF_RAW_SIZE(t)							\
+REF(raw_read_##t, t, (t __percpu *p), return raw_cpu_read(*p));	\
+REF(raw_write_##t, void, (t __percpu *p, t v), raw_cpu_write(*p, v));	\
+REF(raw_add_##t, void, (t __percpu *p, t v), raw_cpu_add(*p, v));	\
+REF(raw_and_##t, void, (t __percpu *p, t v), raw_cpu_and(*p, v));	\
+REF(raw_or_##t, void, (t __percpu *p, t v), raw_cpu_or(*p, v));	\
+REF(raw_add_return_##t, t, (t __percpu *p, t v),			\
+    return raw_cpu_add_return(*p, v));					\
+REF(raw_xchg_##t, t, (t __percpu *p, t v), return raw_cpu_xchg(*p, v)); \
+REF(raw_cmpxchg_##t, t, (t __percpu *p, t o, t n),			\
+    return raw_cpu_cmpxchg(*p, o, n));					\
+REF(raw_try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),		\
+    return raw_cpu_try_cmpxchg(*p, o, n))
+
+REF_RAW_SIZE(u8);
+REF_RAW_SIZE(u16);
+REF_RAW_SIZE(u32);
+REF_RAW_SIZE(u64);
+
+REF(raw_cmpxchg128, u128, (u128 __percpu *p, u128 o, u128 n),
+    return raw_cpu_cmpxchg128(*p, o, n));
+
 REF(cmpxchg64, u64, (u64 __percpu *p, u64 o, u64 n),
     return this_cpu_cmpxchg64(*p, o, n));
 REF(cmpxchg128, u128, (u128 __percpu *p, u128 o, u128 n),
@@ -47,7 +74,7 @@ REF(cmpxchg128, u128, (u128 __percpu *p, u128 o, u128 n),
 REF(try_cmpxchg128, bool, (u128 __percpu *p, u128 *o, u128 n),
     return this_cpu_try_cmpxchg128(*p, o, n));
 
-/* The figures the series is judged by: see scripts/check-emitted-code.sh */
+/* The figures the series is judged by: see scripts/check-emitted-code.py */
 REF(this_cpu_add, void, (unsigned long __percpu *p, unsigned long v),
     this_cpu_add(*p, v));
 REF(this_cpu_inc_static, void, (void), this_cpu_inc(pcpu_ref_counter));
@@ -55,6 +82,13 @@ REF(this_cpu_read_static, unsigned long, (void),
     return this_cpu_read(pcpu_ref_counter));
 REF(this_cpu_cmpxchg128_static, u128, (u128 o, u128 n),
     return this_cpu_cmpxchg128(pcpu_ref_pair, o, n));
+REF(raw_cpu_inc_static, void, (void), raw_cpu_inc(pcpu_ref_counter));
+REF(raw_cpu_read_static, unsigned long, (void),
+    return raw_cpu_read(pcpu_ref_counter));
+/* With DEBUG_PREEMPT, also a call to __this_cpu_preempt_check() */
+REF(__this_cpu_inc_static, void, (void), __this_cpu_inc(pcpu_ref_counter));
+REF(__this_cpu_read_static, unsigned long, (void),
+    return __this_cpu_read(pcpu_ref_counter));
 
 /*
  * Every this_cpu_*() is a compiler barrier, as 7.2's preempt_disable()

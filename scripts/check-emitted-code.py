@@ -21,7 +21,12 @@ the end of the LSE asm (add_return's add).  The series'
 targets on top (issue "Address space v2"): a percpu pointer is its local
 address, so this_cpu_add() on a dynamic pointer is the atomic alone; a
 static variable's this_cpu_read() is adrp and ldr, its this_cpu_inc() at
-most STATIC_INC_MAX in all (adrp, add, mov, atomic).  Counts are of the LSE
+most STATIC_INC_MAX in all (adrp, add, mov, atomic).  raw_cpu_*() and
+__this_cpu_*() (pcpu_ref_raw_*, pcpu_ref___this_cpu_*) go through the
+local address too and are held to the same rules and targets: a
+read-modify-write as a load, op and store would be the one form without
+an atomic, and is an error; __this_cpu_*()'s one call, DEBUG_PREEMPT's
+check, is left out.  Counts are of the LSE
 form: the path with the branch patched out (an in-place LL/SC loop counts
 as the one atomic that replaces it).  A torture test under TCG rarely
 catches a missing preemption guard (the window is a few instructions
@@ -68,11 +73,12 @@ PLAIN_STORE = re.compile(r"^(str|stur|stp)[bh]?$")
 BARRIER = re.compile(r"^pcpu_ref_barrier_")
 LSE_ATOMIC = re.compile(r"^(?:(?:ld|st)(?:add|clr|eor|set|smax|smin|umax|umin)|swp|cas|casp)(?:a|l|al)?[bh]?$")
 # The operations that are one load or one store, and need no atomic
-PLAIN = re.compile(r"^pcpu_ref_(read|write|this_cpu_read_static|barrier_read|barrier_write)")
+PLAIN = re.compile(r"^pcpu_ref_((raw_)?(read|write)_|(this_cpu|raw_cpu|__this_cpu)_read_static|barrier_read|barrier_write)")
 COND_BRANCH = re.compile(r"^(b\.\w+|cbn?z|tbn?z)$")
 FORBIDDEN = re.compile(r"^(mrs|msr|bl|blr|br|b|svc|hvc|brk)$")
 NOT_COUNTED = re.compile(r"^(nop|ret|paciasp|autiasp|bti|hint)$")
 KASAN_CHECK = re.compile(r"<__(asan|hwasan)_(load|store)\d+_noabort>")
+PREEMPT_CHECK = re.compile(r"<__this_cpu_preempt_check>")
 KCSAN_CHECK = re.compile(r"<__tsan_(volatile_)?(read|write|unaligned_read|unaligned_write)\d+>")
 
 
@@ -214,6 +220,9 @@ def check(name, insns, sites, kasan=False, kcsan=False, local=False, relocs=None
         tails = 2 if any(a in sites for a, _, _ in insns) else 1
         if len(loads) <= 1 and len(stores) <= tails:
             insns = [x for x in insns if x not in calls]
+    if name.startswith("pcpu_ref___this_cpu_"):
+        # DEBUG_PREEMPT's check, the one difference from raw_cpu_*()
+        insns = [x for x in insns if not (x[1] == "bl" and PREEMPT_CHECK.search(x[2]))]
     if kasan and BARRIER.match(name):
         # The plain variable's checks: the percpu accesses are shown
         # uninstrumented by the other functions
@@ -307,9 +316,11 @@ def target_errors(name, total, besides):
     if name == "pcpu_ref_this_cpu_add" and besides > DYN_ADD_BESIDES_MAX:
         return [f"{besides} instructions besides the atomic, "
                 f"target {DYN_ADD_BESIDES_MAX}"]
-    if name == "pcpu_ref_this_cpu_inc_static" and total > STATIC_INC_MAX:
+    if name in ("pcpu_ref_this_cpu_inc_static", "pcpu_ref_raw_cpu_inc_static") \
+            and total > STATIC_INC_MAX:
         return [f"{total} instructions, limit {STATIC_INC_MAX}"]
-    if name == "pcpu_ref_this_cpu_read_static" and total > STATIC_READ_MAX:
+    if name in ("pcpu_ref_this_cpu_read_static", "pcpu_ref_raw_cpu_read_static") \
+            and total > STATIC_READ_MAX:
         return [f"{total} instructions, limit {STATIC_READ_MAX}"]
     return []
 
