@@ -36,6 +36,8 @@ WORKLOAD = re.compile(r"workload: (\S+) ops (\d+) insns (\d+) cmd (.*)")
 MEMINFO = re.compile(r"meminfo: (\w+):\s+(\d+) kB")
 WALL = re.compile(r"bench-wall: (\d+) s")
 FIXUP_TABLE = re.compile(r"percpu entry fixup: (\d+) sequences, table (\d+) bytes")
+TLB_REACH = re.compile(r"tlb_reach: first chunk: (\d+) pages, (\d+|unknown) TLB entries(?: \((.*)\))?")
+LINEAR = re.compile(r"tlb_reach: linear map: (.*)")
 CPU_PGD = re.compile(r"per-CPU kernel page tables: (?:\d+ levels, )?(\d+) bytes per CPU")
 
 
@@ -68,6 +70,10 @@ def parse(path):
                 d["ipis"][m[1]] = int(m[2])
             elif m := WALL.search(line):
                 d["wall"] = int(m[1])
+            elif m := TLB_REACH.search(line):
+                d["tlb_reach"] = (int(m[1]), m[2], m[3] or "")
+            elif m := LINEAR.search(line):
+                d["linear"] = m[1]
             elif m := CPU_PGD.search(line):
                 d["cpu_pgd"] = int(m[1])
     return d
@@ -465,6 +471,30 @@ def main():
                 [p[v]["meminfo"].get("Percpu") for v in vs] + [p["y"].get("cpu_pgd")]
             out.append("| " + " | ".join(str(x) for x in cells) + " |")
         out.append("")
+
+    if smps:
+        s = smps[0]
+        p = {v: parse(os.path.join(logdir, f"{v}-max-smp{s}.log"))
+             if os.path.exists(os.path.join(logdir, f"{v}-max-smp{s}.log"))
+             else {} for v in vs}
+        if any("tlb_reach" not in p[v] for v in vs):
+            missing.append(f"TLB reach: no tlb_reach line in a {s}-vCPU boot at rest")
+        else:
+            out += ["## TLB entries of the first chunk (ptdump, -cpu max)", "",
+                    "guest/checks/tlb_reach: CPU 0's unit of the first percpu "
+                    "chunk (the static percpu area) counted in the page-table "
+                    "dump, a page a PTE, 64K of contiguous PTEs one entry, a "
+                    "block one entry: with the local mapping in CPU 0's own "
+                    "table at its local address (its region address shares "
+                    "the tables), without it in the linear map, whose leaves "
+                    "are shown because no file gives the unit's address there.", "",
+                    "| kernel | unit pages | TLB entries | where | linear map |",
+                    "|---|---|---|---|---|"]
+            for v in vs:
+                pages, entries, where = p[v]["tlb_reach"]
+                out.append(f"| {NAMES[v]} | {pages} | {entries} | {where or 'linear map'} "
+                           f"| {p[v].get('linear', '-')} |")
+            out.append("")
 
     def bloat(name, heading, required):
         path = os.path.join(logdir, name)

@@ -226,7 +226,7 @@ online=1 plugin_args=
 done
 for n in $overhead_smp; do
 	for v in $variants; do
-		boot "$v" max "$n" "$v-max-smp$n" meminfo
+		boot "$v" max "$n" "$v-max-smp$n" meminfo,tlb_reach
 	done
 done
 [ -z "$print" ] || exit 0
