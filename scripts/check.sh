@@ -35,7 +35,7 @@ boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nok
 # same call-site patching), and 10 rounds of module loads and of CPU
 # hotplug find what 20 did in the CI runs so far, in half the time.
 base_checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses
-path_checks=modules_loop,kprobes,ftrace,livepatch,bpf_percpu,ptdump
+path_checks=modules_loop,kprobes,ftrace,livepatch,bpf_percpu,ptdump,tlb_reach
 
 passed=0
 failed=0
