@@ -244,8 +244,8 @@ if [ -z "${LLVM:-}" ] && m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4 
 			t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 			t "kunit:$name" env KSRC="$m74_tree" "$top/scripts/kunit-results.sh" "$log"
 			t "suite:$name" grep -qE '^ *ok [0-9]+ arm64_pcpu_gprs.?$' "$log"
-			# tlb_reach: the first chunk's TLB entries in 7.4's way, its
-			# linear map's (the report's =n figure is the same kernel's)
+			# tlb_reach: the first chunk's TLB entries with 7.4's way,
+			# in the linear map as with =n
 			for c in hotplug kunit_rerun percpu_test tlb_reach; do
 				t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 			done
