@@ -18,51 +18,37 @@ static DEFINE_PER_CPU_ALIGNED(u128, pcpu_ref_pair);
 	noinline ret pcpu_ref_##name args { body; }			\
 	EXPORT_SYMBOL_GPL(pcpu_ref_##name)
 
-#define REF_SIZE(t)							\
-REF(read_##t, t, (t __percpu *p), return this_cpu_read(*p));		\
-REF(write_##t, void, (t __percpu *p, t v), this_cpu_write(*p, v));	\
-REF(add_##t, void, (t __percpu *p, t v), this_cpu_add(*p, v));		\
-REF(sub_##t, void, (t __percpu *p, t v), this_cpu_sub(*p, v));		\
-REF(inc_##t, void, (t __percpu *p), this_cpu_inc(*p));			\
-REF(dec_##t, void, (t __percpu *p), this_cpu_dec(*p));			\
-REF(and_##t, void, (t __percpu *p, t v), this_cpu_and(*p, v));		\
-REF(or_##t, void, (t __percpu *p, t v), this_cpu_or(*p, v));		\
-REF(add_return_##t, t, (t __percpu *p, t v),				\
-    return this_cpu_add_return(*p, v));					\
-REF(xchg_##t, t, (t __percpu *p, t v), return this_cpu_xchg(*p, v));	\
-REF(cmpxchg_##t, t, (t __percpu *p, t o, t n),				\
-    return this_cpu_cmpxchg(*p, o, n));					\
-REF(try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),			\
-    return this_cpu_try_cmpxchg(*p, o, n))
-
-REF_SIZE(u8);
-REF_SIZE(u16);
-REF_SIZE(u32);
-REF_SIZE(u64);
-
 /*
- * raw_cpu_*(), which __this_cpu_*() are built on: with the local mapping
- * on the local address too, the read-modify-writes as the same atomics
- * (see asm/percpu.h).
+ * Every operation of one family, this_cpu_*() or raw_cpu_*() (which
+ * __this_cpu_*() are built on), on one type, named PFX##op_##t.  With the
+ * local mapping raw_cpu_*() are on the local address too, their
+ * read-modify-writes the same atomics (see asm/percpu.h).
  */
-#define REF_RAW_SIZE(t)							\
-REF(raw_read_##t, t, (t __percpu *p), return raw_cpu_read(*p));	\
-REF(raw_write_##t, void, (t __percpu *p, t v), raw_cpu_write(*p, v));	\
-REF(raw_add_##t, void, (t __percpu *p, t v), raw_cpu_add(*p, v));	\
-REF(raw_and_##t, void, (t __percpu *p, t v), raw_cpu_and(*p, v));	\
-REF(raw_or_##t, void, (t __percpu *p, t v), raw_cpu_or(*p, v));	\
-REF(raw_add_return_##t, t, (t __percpu *p, t v),			\
-    return raw_cpu_add_return(*p, v));					\
-REF(raw_xchg_##t, t, (t __percpu *p, t v), return raw_cpu_xchg(*p, v)); \
-REF(raw_cmpxchg_##t, t, (t __percpu *p, t o, t n),			\
-    return raw_cpu_cmpxchg(*p, o, n));					\
-REF(raw_try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),		\
-    return raw_cpu_try_cmpxchg(*p, o, n))
+#define REF_SIZE(pfx, ops, t)						\
+REF(pfx##read_##t, t, (t __percpu *p), return ops##_read(*p));		\
+REF(pfx##write_##t, void, (t __percpu *p, t v), ops##_write(*p, v));	\
+REF(pfx##add_##t, void, (t __percpu *p, t v), ops##_add(*p, v));	\
+REF(pfx##sub_##t, void, (t __percpu *p, t v), ops##_sub(*p, v));	\
+REF(pfx##inc_##t, void, (t __percpu *p), ops##_inc(*p));		\
+REF(pfx##dec_##t, void, (t __percpu *p), ops##_dec(*p));		\
+REF(pfx##and_##t, void, (t __percpu *p, t v), ops##_and(*p, v));	\
+REF(pfx##or_##t, void, (t __percpu *p, t v), ops##_or(*p, v));		\
+REF(pfx##add_return_##t, t, (t __percpu *p, t v),			\
+    return ops##_add_return(*p, v));					\
+REF(pfx##xchg_##t, t, (t __percpu *p, t v), return ops##_xchg(*p, v));	\
+REF(pfx##cmpxchg_##t, t, (t __percpu *p, t o, t n),			\
+    return ops##_cmpxchg(*p, o, n));					\
+REF(pfx##try_cmpxchg_##t, bool, (t __percpu *p, t *o, t n),		\
+    return ops##_try_cmpxchg(*p, o, n))
 
-REF_RAW_SIZE(u8);
-REF_RAW_SIZE(u16);
-REF_RAW_SIZE(u32);
-REF_RAW_SIZE(u64);
+REF_SIZE(, this_cpu, u8);
+REF_SIZE(, this_cpu, u16);
+REF_SIZE(, this_cpu, u32);
+REF_SIZE(, this_cpu, u64);
+REF_SIZE(raw_, raw_cpu, u8);
+REF_SIZE(raw_, raw_cpu, u16);
+REF_SIZE(raw_, raw_cpu, u32);
+REF_SIZE(raw_, raw_cpu, u64);
 
 REF(raw_cmpxchg128, u128, (u128 __percpu *p, u128 o, u128 n),
     return raw_cpu_cmpxchg128(*p, o, n));
