@@ -21,6 +21,10 @@
  *            each write() wakes an idle CPU with an IPI, taken in kernel
  *            mode (the entry-fixup variant's check on exception return).
  *
+ * fork N:   fork a child that exits at once and wait for it, N times: each
+ *            task's creation and end touch its percpu counters, and its
+ *            kernel stack comes from and goes back to a per-CPU cache.
+ *
  * cgroups N DIR:  create N directories in DIR (a cgroup2 directory:
  *            each a memory cgroup with its percpu counters), then remove
  *            them, with mkdir() and rmdir() and no process per call.
@@ -31,7 +35,7 @@
  * No randomness and fixed sizes, so that a run's instruction count is
  * the same from boot to boot.
  *
- * usage: bench-loops munmap|page_fault3|pwrite|pingpong N
+ * usage: bench-loops munmap|page_fault3|pwrite|pingpong|fork N
  *        bench-loops cgroups N DIR
  *        bench-loops mark
  */
@@ -167,6 +171,26 @@ static int pingpong(long n)
 	       WEXITSTATUS(status);
 }
 
+static int fork_loop(long n)
+{
+	int status;
+	pid_t pid;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("bench-loops: fork");
+			return 1;
+		}
+		if (!pid)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			return 1;
+	}
+	return 0;
+}
+
 static int cgroups(long n, const char *dir)
 {
 	char path[4096];
@@ -200,7 +224,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && n > 0 && !strcmp(argv[1], "cgroups"))
 		return cgroups(n, argv[3]);
 	if (argc != 3 || n <= 0) {
-		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite|pingpong N, bench-loops cgroups N DIR, or bench-loops mark\n");
+		fprintf(stderr, "usage: bench-loops munmap|page_fault3|pwrite|pingpong|fork N, bench-loops cgroups N DIR, or bench-loops mark\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "munmap"))
@@ -211,6 +235,8 @@ int main(int argc, char **argv)
 		return pwrite_loop(n);
 	if (!strcmp(argv[1], "pingpong"))
 		return pingpong(n);
+	if (!strcmp(argv[1], "fork"))
+		return fork_loop(n);
 	fprintf(stderr, "bench-loops: no loop %s\n", argv[1]);
 	return 2;
 }

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -469,6 +469,33 @@ bench-report)
 		grep -q "^| | local mapping | mainline 7.4's way | entry fixup |$" "$d/out/report.md" &&
 		grep -q "^| lines of code (added; no KUnit tests or documentation) | 2000 | 800 | 600 |" "$d/out/report.md" ||
 		{ echo "7.4: not the reference column, its losses not listed first, or no properties column"; cat "$d/out/report.md"; exit 1; }
+	;;
+scale-report)
+	# scale-report.py on made-up lines: a loss past each bound is listed
+	# (full flushes, by address, instructions, memory), a gain is not, and
+	# a 4096-CPU kernel's line counts as its 512-CPU self's column.
+	d=$scratch/scale-report
+	mkdir -p "$d"
+	f="boot=100000000 alloc=50000000 fork=20000000 module=900000000 MemTotal=2000000 PageTables=500 Percpu=300 cpu_tables=12288"
+	cat > "$d/lines" <<-EOT
+	scale: bench-m max 64 2 full=0 kernel=400 user=9 $f kinds=
+	scale: bench-n max 64 2 full=0 kernel=400 user=9 $f kinds=
+	scale: bench-y max 64 2 full=1 kernel=900 user=9 ${f/boot=100000000/boot=103000000} kinds=
+	scale: bench-m max 512 2 full=0 kernel=400 user=9 $f kinds=
+	scale: bench-n max 512 2 full=0 kernel=400 user=9 $f kinds=
+	scale: bench-y max 512 2 full=0 kernel=100 user=9 ${f/MemTotal=2000000/MemTotal=1990000} kinds=
+	EOT
+	echo "scale: scale4096-y max 4096 2 full=7 kernel=5 user=0 kinds=" > "$d/more"
+	PATH=/usr/bin:$PATH python3 "$top/scripts/scale-report.py" "$d" "$d/lines" "$d/more" 2> /dev/null
+	for want in "TLBIs, max, 64 possible CPUs: 1 full flushes against =n's 0" \
+		"TLBIs, max, 64 possible CPUs: 900 invalidations by address against =n's 400" \
+		"boot to init, max, 2 online of 64: =y +3.0% against 7.4's way" \
+		"memory, 512 possible CPUs: MemTotal 10,000 kB below =n's" \
+		"| 4096 | - | - | - | - | 7 | 5 |" "| 512 | per-CPU kernel tables (kB, all CPUs) | 6,144 | 6,144 | 6,144 |"; do
+		grep -qF -- "$want" "$d/scale.md" || { echo "scale-report: no \"$want\""; cat "$d/scale.md"; exit 1; }
+	done
+	! grep -q "512 possible CPUs: 100 invalidations\|512: =y" "$d/scale.md" ||
+		{ echo "scale-report: a gain listed as a loss"; exit 1; }
 	;;
 fragment-off)
 	# A fragment that turns off an option the tree does not have stops the

@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# The TLB invalidations of a memory-cgroup churn at a given number of
-# possible CPUs: what a percpu depopulation costs as the CPUs grow.  Boots
-# build/out/VARIANT (built, with its initramfs) under QEMU TCG with a
-# device tree of POSSIBLE CPUs, ONLINE of them online (maxcpus), and the
-# TLBI plugin (bench/tlbi-count.c), runs guest/checks/memcg_churn and
-# prints one line from the plugin's counts between the churn's marks:
+# What the kernel costs at a given number of possible CPUs: the TLB
+# invalidations of a memory-cgroup churn (a percpu depopulation's cost as
+# the CPUs grow), and guest/checks/scale's boot, allocator, fork/exit and
+# module figures and memory.  Boots build/out/VARIANT (built, with its
+# initramfs) under QEMU TCG with -icount, a device tree of POSSIBLE CPUs,
+# ONLINE of them online (maxcpus), and the TLBI plugin
+# (bench/tlbi-count.c), runs guest/checks/memcg_churn and then scale (the
+# allocator's frees would leave a batch of unmaps for the churn to count),
+# and prints one line:
 #
-#   scale: VARIANT CPU POSSIBLE ONLINE full=F kernel=K user=U kinds=...
+#   scale: VARIANT CPU POSSIBLE ONLINE full=F kernel=K user=U boot=B ... kinds=...
 #
+# (every "scale: NAME VALUE" of the guest as NAME=VALUE), F, K and U from
+# the plugin's counts between the churn's marks:
 # full: TLBIs that drop every entry (VMALLE1IS and VMALLE1: flush_tlb_all(),
 # user entries included); kernel: by address for all ASIDs (VAAE1IS,
 # VAALE1IS and their range forms: kernel mappings); user: by ASID or by
 # address and ASID (the tasks' own).  -cpu max has range TLBIs
 # (FEAT_TLBIRANGE), cortex-a57 does not.
 #
-# usage: scale-churn.sh VARIANT CPU POSSIBLE ONLINE   (CHURN_COUNT memory
+# usage: scale-boot.sh VARIANT CPU POSSIBLE ONLINE   (CHURN_COUNT memory
 #        cgroups, CHURN_ROUNDS times: 1000 and 2 by default; MEM 2G)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: scale-churn.sh VARIANT CPU POSSIBLE ONLINE"
+usage="usage: scale-boot.sh VARIANT CPU POSSIBLE ONLINE"
 variant=${1:?$usage}
 cpu=${2:?$usage}
 possible=${3:?$usage}
@@ -34,18 +39,22 @@ dtb=$LOGS/scale/$name.dtb
 "$top/scripts/possible-cpus-dtb.sh" "$dtb" "$possible" "$cpu" "$online"
 tlbi=$LOGS/scale/$name.tlbi
 rm -f "$tlbi"
-LOGS=$LOGS/scale MEM=${MEM:-2G} SMP=$online GUEST_CHECKS=memcg_churn \
-	QEMU_ARGS="-dtb $dtb -plugin $plugin -d plugin -D $tlbi" \
-	"$top/scripts/boot-guest.sh" "$variant" "$cpu" "$name" "maxcpus=$online" \
+# printk.time: guest/checks/scale reads the boot's length from a timestamp
+LOGS=$LOGS/scale MEM=${MEM:-2G} SMP=$online GUEST_CHECKS=memcg_churn,scale \
+	QEMU_ARGS="-icount shift=0,sleep=off -dtb $dtb -plugin $plugin -d plugin -D $tlbi" \
+	"$top/scripts/boot-guest.sh" "$variant" "$cpu" "$name" "maxcpus=$online" printk.time=1 \
 	"guest.memcg_churn.count=${CHURN_COUNT:-1000}" \
 	"guest.memcg_churn.rounds=${CHURN_ROUNDS:-2}" ||
 	die "$name: the guest did not finish (log: $LOGS/scale/$name.log)"
 grep -q "^ok .*memcg_churn" "$LOGS/scale/$name.ktap" ||
 	die "$name: the churn failed (log: $LOGS/scale/$name.log)"
+grep -q "^ok .* scale$" "$LOGS/scale/$name.ktap" ||
+	die "$name: guest/checks/scale failed (log: $LOGS/scale/$name.log)"
+figures=$(sed -n 's/^scale: \([a-zA-Z_]*\) \([0-9]*\)\r*$/\1=\2/p' "$LOGS/scale/$name.log" | tr '\n' ' ')
 
 # The plugin prints "tlbi: mark N kind=count ..." with cumulative counts
 # by op1.CRn.CRm.op2 (bench/tlbi-count.c); the churn is between marks 0 and 1.
-awk -v head="scale: $variant $cpu $possible $online" '
+awk -v head="scale: $variant $cpu $possible $online" -v figures="$figures" '
 	/^tlbi: mark [01] / {
 		for (i = 4; i <= NF; i++) {
 			split($i, kv, "=")
@@ -77,5 +86,5 @@ awk -v head="scale: $variant $cpu $possible $online" '
 			else
 				user += n
 		}
-		printf "%s full=%d kernel=%d user=%d kinds=%s\n", head, full, kernel, user, list
+		printf "%s full=%d kernel=%d user=%d %skinds=%s\n", head, full, kernel, user, figures, list
 	}' "$tlbi"
