@@ -67,9 +67,11 @@ if [ -d "$base_patches" ]; then
 	done
 fi
 
-# The state of patches/: every file the series is made from.
+# The state of patches/: every file the series is made from (the
+# directories patches/series names: patches/alt-resume/ goes elsewhere).
 patches_state() {
-	{ (export LC_ALL=C; cd "$PATCHES" && sha256sum series */*.patch)
+	{ (export LC_ALL=C; cd "$PATCHES" &&
+	   sha256sum series $(sed -n 's|^[[:space:]]*\([^#/[:space:]][^/]*\)/.*|\1/*.patch|p' series | sort -u))
 	  if [ -d "$base_patches" ]; then
 		(cd "$base_patches" && find . -name '*.patch' | LC_ALL=C sort | xargs -r sha256sum)
 	  fi; } | sha256sum | cut -d' ' -f1

@@ -20,7 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$top/scripts/export-series.sh" "$tmp"
 mkdir -p "$tmp/old"
 cp "$PATCHES/series" "$tmp/old/" 2>/dev/null || touch "$tmp/old/series"
-for d in "$PATCHES"/*/; do
+# The stack's directories only: patches/alt-resume/ is a series of its own
+for d in $(sed -n 's|^[[:space:]]*\([^#/[:space:]][^/]*\)/.*|'"$PATCHES"'/\1/|p' "$PATCHES/series" | sort -u); do
 	[ -d "$d" ] || continue
 	mkdir -p "$tmp/old/$(basename "$d")"
 	cp "$d"*.patch "$tmp/old/$(basename "$d")/" 2>/dev/null || true

@@ -7,11 +7,13 @@
 #   before: mainline 7.4's way as merged, the LSE form patched in place:
 #           its this_cpu_add(), this_cpu_cmpxchg() and
 #           this_cpu_cmpxchg128() cases must fail (the reproducer);
-#   after:  with bench/mainline-7.4/fix/ (each form a complete sequence,
-#           chosen by a patched branch): they must pass.
-# The xchg() case must fail in both: the base's own in-place xchg(),
-# which the fix leaves alone.  Builds build/out/alt-resume-*, with the
-# fragments of tests/singlestep.sh's m74 kernel, so ccache shares them.
+#   after:  with patches/alt-resume/ (the series for linux-arm-kernel:
+#           xchg() and then this_cpu_*() as complete forms chosen by a
+#           patched branch): they must pass, and the xchg() case too,
+#           which fails before (the base's own in-place xchg()).
+# Patch 1 (xchg()) is against the base: it must apply there alone.
+# Builds build/out/alt-resume-*, with the fragments of
+# tests/singlestep.sh's m74 kernel, so ccache shares them.
 #
 # usage: alt-resume.sh
 set -uo pipefail
@@ -27,7 +29,10 @@ mkdir -p "$test_logs"
 # The fixed tree: the variant's with the fix on top, in a worktree of its
 # own, made again when either moves
 fix_tree=$BUILD/mainline-7.4-fix-tree
-fix_patches=("$top"/bench/mainline-7.4/fix/*.patch)
+fix_patches=()
+for p in "$top"/patches/alt-resume/*.patch; do
+	case $p in *-cover-letter.patch) ;; *) fix_patches+=("$p") ;; esac
+done
 state="$(git -C "$m74" rev-parse HEAD) $(cat "${fix_patches[@]}" | sha256sum | cut -c1-16)"
 if [ "$(cat "$fix_tree.made-from" 2>/dev/null)" != "$state" ] ||
    [ -n "$(git -C "$fix_tree" status --porcelain 2>/dev/null)" ]; then
@@ -37,9 +42,11 @@ if [ "$(cat "$fix_tree.made-from" 2>/dev/null)" != "$state" ] ||
 	git -C "$fix_tree" am --abort > /dev/null 2>&1 || true
 	git -C "$fix_tree" checkout -q -f --detach "$(git -C "$m74" rev-parse HEAD)"
 	git -C "$fix_tree" am -q --3way "${fix_patches[@]}" ||
-		die "bench/mainline-7.4/fix/ does not apply to the variant; rebase it in $fix_tree"
+		die "patches/alt-resume/ does not apply to the variant; rebase it in $fix_tree"
 	echo "$state" > "$fix_tree.made-from"
 fi
+
+t "xchg-applies-to-base" git -C "$(base_tree)" apply --check "${fix_patches[0]}"
 
 # case_result LOG CASE: ok, not ok or skipped, as the suite reported CASE
 case_result() {
@@ -72,7 +79,7 @@ for v in before after; do
 	t "this_cpu_add:$v" expect "$log" this_cpu_add "$want"
 	t "this_cpu_cmpxchg:$v" expect "$log" this_cpu_cmpxchg "$want"
 	t "this_cpu_cmpxchg128:$v" expect "$log" this_cpu_cmpxchg128 "$want"
-	t "xchg:$v" expect "$log" xchg "not ok"
+	t "xchg:$v" expect "$log" xchg "$want"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
