@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|cover-losses|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -496,6 +496,28 @@ scale-report)
 	done
 	! grep -q "512 possible CPUs: 100 invalidations\|512: =y" "$d/scale.md" ||
 		{ echo "scale-report: a gain listed as a loss"; exit 1; }
+	;;
+cover-losses)
+	# cover-losses.py: the section written by --update passes --check; a
+	# figure changed in it by hand, or a loss the report gained, fails.
+	d=$scratch/cover-losses
+	mkdir -p "$d"
+	printf '# r\n\n- series: abc (3 patches, tree def)\n\n## Where =y loses against mainline 7.4%ss way\n\n- free of 128-byte objects (reverse) on max: +2.9%%\n\n## Where =y loses against =n (7.2.13)\n\n- nothing\n' "'" > "$d/report.md"
+	printf '## Where the series costs more\n\n- boot to init, max, 2 online of 512: =y +3.0%% against 7.4%ss way\n' "'" > "$d/scale.md"
+	printf 'Intro\n\nWhere it loses\n==============\n\nold figures\n\nThe series\n==========\n\npatches\n' > "$d/cover"
+	cl() { python3 "$top/scripts/cover-losses.py" "$d" "$@"; }
+	expect_fail "is not the report's" cl --check "$d/cover"
+	cl --update "$d/cover"
+	cl --check "$d/cover"
+	grep -q "^- free of 128-byte objects (reverse) on max: +2.9%" "$d/cover" &&
+	grep -q "^The series$" "$d/cover" && grep -q "^Intro$" "$d/cover" ||
+		{ echo "cover-losses: --update lost the loss or the text around it"; cat "$d/cover"; exit 1; }
+	sed -i 's/+2.9%/+1.9%/' "$d/cover"
+	expect_fail "is not the report's" cl --check "$d/cover"
+	cl --update "$d/cover"
+	echo "- alloc of 16-byte objects (alternate) on max: +1.2%" >> "$d/report.md"
+	sed -i 's/^- nothing$//' "$d/report.md"
+	expect_fail "is not the report's" cl --check "$d/cover"
 	;;
 fragment-off)
 	# A fragment that turns off an option the tree does not have stops the
