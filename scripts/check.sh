@@ -136,6 +136,8 @@ for b in $boots; do
 		guest.kprobe_funcs="$kprobe_funcs" ${ftrace_filter:+"$ftrace_filter"} ${args//,/ }
 	t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 	t "kunit:$name" "$top/scripts/kunit-results.sh" "$log"
+	# Ran, not skipped: its option (series-kunit.config) is off by default
+	t "cpu_resume:$name" grep -aqE '^ *ok [0-9]+ cpu_pgd_test_cpu_resume.?$' "$log"
 	for c in ${checks//,/ }; do
 		t "guest:$name:$c" "$top/scripts/guest-results.py" --passed "/$c" "${log%.log}.ktap"
 	done
