@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Memory hot-add and hot-remove (guest/checks/memhotplug_add and
-# memhotplug_remove) through a virtio-mem device, which QEMU's virt machine
+# Memory hot-add, hot-remove and hot-add again (guest/checks/memhotplug_add,
+# memhotplug_remove and memhotplug_readd) through a virtio-mem device, which QEMU's virt machine
 # takes without ACPI or UEFI.  The device sits a top-level entry above RAM
 # in the linear map, for the levels this CPU runs: hot-add sets a new entry
 # in swapper_pg_dir that every CPU's copy must get, and hot-remove clears
 # it and frees the tables below.  The host removes the memory through QMP
-# when the guest asks.  Log: build/logs/memhotplug-CPU.log.
+# when the guest asks, and plugs it back when asked again, while the
+# per-CPU table suite runs.  Log: build/logs/memhotplug-CPU.log.
 #
 # usage: check-memhotplug.sh VARIANT CPU
 set -euo pipefail
@@ -46,32 +47,42 @@ addr=$(printf '%#x' $addr)
 mkdir -p "$LOGS"
 rm -f "$log" "$qmp"
 
-# unplug: once the guest asks, set the device's requested size to 0.
-unplug() {
+# requested_size BYTES: set the device's requested size through QMP.
+requested_size() {
+	python3 - "$qmp" "$1" <<-'PY'
+	import json, socket, sys
+	s = socket.socket(socket.AF_UNIX)
+	s.connect(sys.argv[1])
+	f = s.makefile("rw")
+	f.readline()
+	for cmd in ({"execute": "qmp_capabilities"},
+	            {"execute": "qom-set", "arguments": {"path": "/machine/peripheral/vm0",
+	             "property": "requested-size", "value": int(sys.argv[2])}}):
+	    f.write(json.dumps(cmd) + "\n")
+	    f.flush()
+	    reply = json.loads(f.readline())
+	    while "event" in reply:
+	        reply = json.loads(f.readline())
+	    if "error" in reply:
+	        sys.exit("QMP: %s" % reply["error"])
+	PY
+}
+# cue LINE BYTES: once the guest prints LINE, set the requested size.
+cue() {
 	local i
 	for ((i = 0; i < ${BOOT_TIMEOUT:-600}; i++)); do
-		if grep -q '^memhotplug: unplug now' "$log" 2> /dev/null; then
-			python3 - "$qmp" <<-'PY'
-			import json, socket, sys
-			s = socket.socket(socket.AF_UNIX)
-			s.connect(sys.argv[1])
-			f = s.makefile("rw")
-			f.readline()
-			for cmd in ({"execute": "qmp_capabilities"},
-			            {"execute": "qom-set", "arguments": {"path": "/machine/peripheral/vm0",
-			             "property": "requested-size", "value": 0}}):
-			    f.write(json.dumps(cmd) + "\n")
-			    f.flush()
-			    reply = json.loads(f.readline())
-			    while "event" in reply:
-			        reply = json.loads(f.readline())
-			    if "error" in reply:
-			        sys.exit("QMP: %s" % reply["error"])
-			PY
+		if grep -q "^$1" "$log" 2> /dev/null; then
+			requested_size "$2"
 			return
 		fi
 		sleep 1
 	done
+	return 1
+}
+# The guest's cues: unplug (memhotplug_remove), then plug again
+# (memhotplug_readd, its suite running meanwhile)
+unplug() {
+	cue "memhotplug: unplug now" 0 && cue "memhotplug: plug now" "$size"
 }
 unplug &
 watcher=$!
@@ -83,15 +94,17 @@ export QEMU_ARGS="-object memory-backend-ram,id=vmem0,size=$size
  -device virtio-mem-pci,id=vm0,memdev=vmem0,memaddr=$addr,requested-size=$size
  -qmp unix:$qmp,server=on,wait=off"
 export SMP=${SMP:-4}
-GUEST_CHECKS=kunit_modules,memhotplug_add,memhotplug_remove "$top/scripts/boot-guest.sh" "$variant" "$cpu" "memhotplug-$cpu" \
+GUEST_CHECKS=kunit_modules,memhotplug_add,memhotplug_remove,memhotplug_readd "$top/scripts/boot-guest.sh" "$variant" "$cpu" "memhotplug-$cpu" \
 	guest.memhp_size=$size memhp_default_state=online_movable ||
 	die "the guest failed (log: $log)"
 ktap=${log%.log}.ktap
 "$top/scripts/guest-results.py" --passed /memhotplug_add "$ktap" ||
 	die "memory hot-add failed (log: $log)"
-wait $watcher || die "could not remove the memory through QMP (log: $log)"
+wait $watcher || die "could not remove or add back the memory through QMP (log: $log)"
 "$top/scripts/guest-results.py" --passed /memhotplug_remove "$ktap" ||
 	die "memory hot-remove failed (log: $log)"
+"$top/scripts/guest-results.py" --passed /memhotplug_readd "$ktap" ||
+	die "memory hot-add beside the per-CPU table suite failed (log: $log)"
 "$top/scripts/kunit-results.sh" "$log" > /dev/null || die "KUnit at boot failed (log: $log)"
 "$top/scripts/log-clean.sh" "$log"
-echo "memory hot-added at $addr ($levels levels: $what) and removed: $log"
+echo "memory hot-added at $addr ($levels levels: $what), removed, and added again beside the per-CPU table suite: $log"
