@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Slow, not part of make check: every prefix of the series builds with the
 # option on and with the option off, and the =y kernel boots cleanly with
-# its KUnit suites passing (bisectability).  Builds in a worktree of its
-# own (build/bisect-tree) and build/out/bisect-{y,n}.
+# its KUnit suites passing (bisectability).  The option can be enabled only
+# from the patch where arm64 selects ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING, the
+# core's last: before it, a prefix must refuse CONFIG_PERCPU_LOCAL_MAPPING=y,
+# and is then built and booted with the select added by hand, as its author
+# would test it.  Builds in a worktree of its own (build/bisect-tree) and
+# build/out/bisect-{y,n}.
 #
 # usage: bisect.sh [N...]   only the prefixes ending at patches N..., say
 #                           the ones that change the boot path
@@ -31,6 +35,19 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..$to"); do
 	subject="$n/$(git -C "$KSRC" log -1 --format=%s "$c")"
 	git -C "$tree" checkout -q -f --detach "$c"
 	log=$LOGS/bisect-$c.log
+	if grep -q '^config PERCPU_LOCAL_MAPPING$' "$tree/mm/Kconfig" &&
+	   ! grep -q '^	select ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING' "$tree/arch/arm64/Kconfig"; then
+		if KSRC=$tree "$top/scripts/configure-kernel.sh" "$BUILD/out/bisect-probe" \
+			guest geometry-4k-48 local-mapping-y > /dev/null 2>&1; then
+			echo "FAIL $subject: the option can be enabled before arm64 selects it"
+			failed=$((failed + 1))
+			continue
+		fi
+		sed -i '/^	select ARCH_SUPPORTS_MEMORY_FAILURE$/a\
+	select ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING if ARM64_4K_PAGES && (ARM64_VA_BITS_48 || ARM64_VA_BITS_52)' \
+			"$tree/arch/arm64/Kconfig"
+		note "$subject: the option cannot be enabled yet (checked); built with it forced on"
+	fi
 	# Until the patch that supports GEOMETRY, the option exists with 4K
 	# pages and 48-bit VA only: such a prefix is built there.
 	geometry=$GEOMETRY
