@@ -31,6 +31,9 @@
 # hardware path's guest side on any host.
 # BENCH_PRINT=1: print what would be built and the QEMU command line of
 # every boot, and stop (tests/tooling.sh checks the KVM plan on amd64).
+# BENCH_RESUME=1: finish the last run that stopped (a failed check, a
+# stopped session): its kernels as they were built, its logs, and the
+# series it named; only the boots it had not finished run.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -47,6 +50,7 @@ done
 ACCEL=${ACCEL:-$(default_accel)}
 perf=${BENCH_PERF:-}
 print=${BENCH_PRINT:-}
+resume=${BENCH_RESUME:-}
 unset PRINT_QEMU
 case $ACCEL in
 tcg)	;;
@@ -112,9 +116,17 @@ if [ -n "$print" ]; then
 	echo "results=$results"
 	plugin=
 	[ "$ACCEL" = tcg ] && plugin=$BUILD/tools/tlbi-count.so
+elif [ -n "$resume" ]; then
+	[ -f "$logs/run.env" ] || die "BENCH_RESUME: no run to finish in $logs (run.env)"
+	"$top/scripts/host-tools.sh"
+	plugin=
+	if [ "$ACCEL" = tcg ] && ! plugin=$("$top/scripts/tlbi-plugin.sh"); then
+		note "no TLBI counts: bench/tlbi-count.c could not be built"
+		plugin=
+	fi
 else
 	mkdir -p "$logs" "$results"
-	rm -f "$logs"/*.log "$logs"/*.tlbi
+	rm -f "$logs"/*.log "$logs"/*.tlbi "$logs/run.env"
 	"$top/scripts/host-tools.sh"
 	"$top/scripts/make-tree.sh"
 	plugin=
@@ -125,8 +137,13 @@ else
 		plugin=
 	fi
 fi
-# What is built, read now: the tree may move while the guests run
-if [ -z "$print" ]; then
+# What is built, read now: the tree may move while the guests run (and
+# kept, for a run that BENCH_RESUME finishes)
+if [ -n "$resume" ]; then
+	# shellcheck disable=SC1091
+	. "$logs/run.env"
+	note "finishing the run of series $series ($npatches patches): its kernels as built"
+elif [ -z "$print" ]; then
 	base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
 	series=$(git -C "$KSRC" rev-parse --short=12 series)
 	# The code's own id: a later change to the messages alone keeps it
@@ -141,6 +158,9 @@ if [ -z "$print" ]; then
 		m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4)
 		m74=$(git -C "$m74_tree" log -1 --format='%h %s') ;;
 	esac
+	for k in base series series_tree npatches fixup_tree fixup m74_tree m74; do
+		printf '%s=%q\n' "$k" "${!k}"
+	done > "$logs/run.env"
 fi
 # tree VARIANT: the tree it is built from
 tree() {
@@ -158,11 +178,16 @@ for v in $variants; do
 		echo "kernel $prefix-$v: ${frags[*]}"
 		continue
 	fi
-	KSRC=$(tree "$v") "$top/scripts/build-kernel.sh" "$prefix-$v" "${frags[@]}"
 	out=$BUILD/out/$prefix-$v
-	KSRC=$(tree "$v") kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
-		>> "$out/build.log" 2>&1 ||
-		die "$prefix-$v: bench module failed (log: $out/build.log)"
+	if [ -n "$resume" ]; then
+		[ -f "$out/Image" ] && [ -f "$out/bench/pcpu_bench.ko" ] ||
+			die "BENCH_RESUME: $prefix-$v is not built"
+	else
+		KSRC=$(tree "$v") "$top/scripts/build-kernel.sh" "$prefix-$v" "${frags[@]}"
+		KSRC=$(tree "$v") kmake O="$out" M="$top/bench/module" MO="$out/bench" modules \
+			>> "$out/build.log" 2>&1 ||
+			die "$prefix-$v: bench module failed (log: $out/build.log)"
+	fi
 	# stress-ng, tcc and make for guest/checks/stress and build.
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v" "${initramfs_args[@]}"
 	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
@@ -174,6 +199,10 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	local v=$1 cpu=$2 n=$3 name=$4 checks=$5
 	shift 5
 	local t0=$SECONDS
+	# Finished in the run being resumed: kept
+	if [ -n "$resume" ] && grep -q '^bench-wall:' "$logs/$name.log" 2> /dev/null; then
+		return
+	fi
 	set -- "maxcpus=$online" "$@"
 	if [ -n "$print" ]; then
 		echo "boot $name: $(PRINT_QEMU=1 SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
@@ -224,9 +253,19 @@ online=1 plugin_args=
 [ -n "$print" ] || for v in $variants; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
+# pcpu_off VARIANT: __per_cpu_start's offset from _text (System.map), for
+# tlb_reach in kernels without KALLSYMS_ALL
+pcpu_off() {
+	local map=$BUILD/out/$prefix-$1/System.map s t
+	s=$(awk '$3 == "__per_cpu_start" { print $1 }' "$map" 2> /dev/null)
+	t=$(awk '$3 == "_text" { print $1 }' "$map" 2> /dev/null)
+	[ -n "$s" ] && [ -n "$t" ] && echo $((0x${s#????} - 0x${t#????}))
+}
 for n in $overhead_smp; do
 	for v in $variants; do
-		boot "$v" max "$n" "$v-max-smp$n" meminfo,tlb_reach
+		off=
+		[ -n "$print" ] || off=$(pcpu_off "$v")
+		boot "$v" max "$n" "$v-max-smp$n" meminfo,tlb_reach ${off:+guest.tlb_reach.pcpu_off=$off}
 	done
 done
 [ -z "$print" ] || exit 0
