@@ -180,7 +180,7 @@ for v in $variants; do
 	fi
 	out=$BUILD/out/$prefix-$v
 	if [ -n "$resume" ]; then
-		[ -f "$out/Image" ] && [ -f "$out/bench/pcpu_bench.ko" ] ||
+		[ -f "$out/arch/arm64/boot/Image" ] && [ -f "$out/bench/pcpu_bench.ko" ] ||
 			die "BENCH_RESUME: $prefix-$v is not built"
 	else
 		KSRC=$(tree "$v") "$top/scripts/build-kernel.sh" "$prefix-$v" "${frags[@]}"
