@@ -253,12 +253,12 @@ online=1 plugin_args=
 [ -n "$print" ] || for v in $variants; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
-# pcpu_off VARIANT: __per_cpu_start's offset from _text (System.map), for
+# pcpu_off VARIANT: __per_cpu_start's offset from start_kernel (System.map), for
 # tlb_reach in kernels without KALLSYMS_ALL
 pcpu_off() {
 	local map=$BUILD/out/$prefix-$1/System.map s t
 	s=$(awk '$3 == "__per_cpu_start" { print $1 }' "$map" 2> /dev/null)
-	t=$(awk '$3 == "_text" { print $1 }' "$map" 2> /dev/null)
+	t=$(awk '$3 == "start_kernel" { print $1 }' "$map" 2> /dev/null)
 	[ -n "$s" ] && [ -n "$t" ] && echo $((0x${s#????} - 0x${t#????}))
 }
 for n in $overhead_smp; do
