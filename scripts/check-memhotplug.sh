@@ -71,7 +71,7 @@ requested_size() {
 cue() {
 	local i
 	for ((i = 0; i < ${BOOT_TIMEOUT:-600}; i++)); do
-		if grep -q "^$1" "$log" 2> /dev/null; then
+		if grep -q "$1" "$log" 2> /dev/null; then
 			requested_size "$2"
 			return
 		fi
