@@ -14,7 +14,10 @@
  * The guest marks the span it wants counted with HINT #0x7f, an
  * unallocated hint (a NOP), from user space (bench-loops mark): at each
  * mark the plugin prints the counts so far, "tlbi: mark N kind=count...",
- * and the host takes differences.  At exit it prints the totals, and
+ * and the instructions every vCPU has executed so far, "insns: mark N
+ * COUNT" (a translation block counted whole as it starts; a halted vCPU
+ * executes none, where the guest clock of -icount sleep=off runs on), and
+ * the host takes differences.  At exit it prints the totals, and
  * with the argument "pcs=on" the count of each TLBI site, "tlbi: pc
  * ADDRESS kind count", for the host to name with the kernel's symbols.
  *
@@ -36,6 +39,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define NSITES		4096
 
 static uint64_t counts[NKINDS];
+static uint64_t insns;
 static int marks;
 static bool pcs;
 
@@ -108,16 +112,22 @@ static struct site *site_of(uint64_t pc, unsigned int kind)
 
 static void mark(unsigned int vcpu, void *unused)
 {
-	char what[32];
+	int n = __atomic_fetch_add(&marks, 1, __ATOMIC_RELAXED);
+	char what[64];
 
-	snprintf(what, sizeof(what), "mark %d", __atomic_fetch_add(&marks, 1, __ATOMIC_RELAXED));
+	snprintf(what, sizeof(what), "mark %d", n);
 	report(what);
+	snprintf(what, sizeof(what), "insns: mark %d %" PRIu64 "\n", n,
+		 __atomic_load_n(&insns, __ATOMIC_RELAXED));
+	qemu_plugin_outs(what);
 }
 
 static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 
+	/* Not atomic: exact under -icount, whose vCPUs take turns */
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint32_t w;

@@ -13,7 +13,10 @@
 # usage: bench-scale.sh RESULTS VARIANT...   (built kernels with their
 #        initramfs, e.g. bench-m bench-n bench-y; SCALE_POSSIBLE, SCALE_CPUS,
 #        SCALE_ONLINE override the sizes, CPU models and online CPUs of
-#        -cpu max)
+#        -cpu max; SCALE_RUNS, 2 by default, the boots of each, interleaved:
+#        with more than one CPU online the counts vary a little from boot
+#        to boot, and the report takes a loss only where every run of =y
+#        is above every run of the other kernel)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -23,6 +26,7 @@ shift
 possible=${SCALE_POSSIBLE:-4 64 512}
 cpus=${SCALE_CPUS:-max cortex-a57}
 online_max=${SCALE_ONLINE:-2 4 8}
+runs=${SCALE_RUNS:-2}
 for v; do
 	[ -f "$BUILD/out/$v/initramfs.cpio.gz" ] ||
 		die "$v is not built with its initramfs (make bench builds bench-m, bench-n, bench-y)"
@@ -31,7 +35,9 @@ mkdir -p "$results"
 lines=$LOGS/scale/lines.txt
 mkdir -p "$LOGS/scale"
 : > "$lines"
-# Interleaved: each size and CPU boots every kernel in turn
+# Interleaved: each size and CPU boots every kernel in turn, and the runs
+# come round again
+for ((r = 0; r < runs; r++)); do
 for cpu in $cpus; do
 	online=2
 	[ "$cpu" = max ] && online=$online_max
@@ -43,6 +49,7 @@ for cpu in $cpus; do
 			done
 		done
 	done
+done
 done
 # Debian's python3, which has matplotlib (host-tools.sh)
 # and the rows of 4096 possible CPUs, from kernels of their own run by hand

@@ -11,8 +11,9 @@
 #
 #   scale: VARIANT CPU POSSIBLE ONLINE full=F kernel=K user=U boot=B ... kinds=...
 #
-# (every "scale: NAME VALUE" of the guest as NAME=VALUE), F, K and U from
-# the plugin's counts between the churn's marks:
+# (every "scale: NAME VALUE" of the guest as NAME=VALUE; alloc, fork and
+# module the instructions executed between its marks), F, K and U from the
+# plugin's counts between the churn's marks:
 # full: TLBIs that drop every entry (VMALLE1IS and VMALLE1: flush_tlb_all(),
 # user entries included); kernel: by address for all ASIDs (VAAE1IS,
 # VAALE1IS and their range forms: kernel mappings); user: by ASID or by
@@ -51,6 +52,13 @@ grep -q "^ok .*memcg_churn" "$LOGS/scale/$name.ktap" ||
 grep -q "^ok .* scale$" "$LOGS/scale/$name.ktap" ||
 	die "$name: guest/checks/scale failed (log: $LOGS/scale/$name.log)"
 figures=$(sed -n 's/^scale: \([a-zA-Z_]*\) \([0-9]*\)\r*$/\1=\2/p' "$LOGS/scale/$name.log" | tr '\n' ' ')
+# The workloads' instructions, every vCPU's, between guest/checks/scale's
+# marks: after the churn's two, a pair each for alloc, fork and module.
+figures="$figures$(awk '/^insns: mark / { c[$3] = $4 }
+	END {
+		if (!(7 in c)) { print "fewer than 8 marks" > "/dev/stderr"; exit 1 }
+		printf "alloc=%d fork=%d module=%d ", c[3] - c[2], c[5] - c[4], c[7] - c[6]
+	}' "$tlbi")" || die "$name: the plugin printed no instruction counts at the marks (log: $tlbi)"
 
 # The plugin prints "tlbi: mark N kind=count ..." with cumulative counts
 # by op1.CRn.CRm.op2 (bench/tlbi-count.c); the churn is between marks 0 and 1.
