@@ -22,7 +22,13 @@ fi
 objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
 	  echo "$files" | grep -q '\.h$' && printf 'mm/percpu.o\nmm/vmstat.o\n'
 	} | sort -u | while read -r o; do
-		[ -f "$BUILD/out/$variant/$o" ] && echo "$o"
+		# In the build now: in vmlinux.a (a thin archive of the built-in
+		# objects) or a module; an object left from an older build, or a
+		# .c file another one includes, is not
+		if ar t "$BUILD/out/$variant/vmlinux.a" 2> /dev/null | grep -q "\(^\|/\)$o\$" ||
+		   [ -f "$BUILD/out/$variant/${o%.o}.ko" ]; then
+			echo "$o"
+		fi
 	done)
 [ -n "$objs" ] || { echo "no touched file is in the $variant build"; exit 0; }
 
