@@ -19,14 +19,17 @@ if [ -z "$files" ]; then
 	echo "the series touches no C file: nothing to check"
 	exit 0
 fi
+built=$(ar t "$BUILD/out/$variant/vmlinux.a" 2> /dev/null || true)
 objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
 	  echo "$files" | grep -q '\.h$' && printf 'mm/percpu.o\nmm/vmstat.o\n'
 	} | sort -u | while read -r o; do
 		# In the build now: in vmlinux.a (a thin archive of the built-in
-		# objects) or a module; an object left from an older build, or a
-		# .c file another one includes, is not
-		if ar t "$BUILD/out/$variant/vmlinux.a" 2> /dev/null | grep -q "\(^\|/\)$o\$" ||
-		   [ -f "$BUILD/out/$variant/${o%.o}.ko" ]; then
+		# objects), a module, or the early boot code's (kernel/pi, its
+		# objects copied to .pi.o); an object left from an older build, or
+		# a .c file another one includes, is not
+		if echo "$built" | grep -q "\(^\|/\)$o\$" ||
+		   [ -f "$BUILD/out/$variant/${o%.o}.ko" ] ||
+		   [ -f "$BUILD/out/$variant/${o%.o}.pi.o" ]; then
 			echo "$o"
 		fi
 	done)
