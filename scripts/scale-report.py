@@ -84,7 +84,8 @@ def main():
            "-cpu max has range TLBIs (FEAT_TLBIRANGE) and LPA2; cortex-a57 has "
            "neither.  Rows of 4096 possible CPUs come from kernels built with "
            "NR_CPUS=4096 (configs/geometry-4k-52-4096, the geometries series), "
-           "8G of memory, by scale-boot.sh by hand (bench/results/scale-4096.lines).", ""]
+           "8G of memory, by hand: bench/results/scale-4096.lines says when and of "
+           "which code.", ""]
 
     out += ["## TLB invalidations of a memory-cgroup churn", "",
             "1000 memory cgroups created and removed, twice, and the balance work "
