@@ -73,6 +73,9 @@ while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
 	t "checkpatch:$p" "$top/scripts/checkpatch.sh" "$PATCHES/$p"
 done < "$PATCHES/series"
+# The core cover letter's losses are the report's (scripts/cover-losses.py)
+t "cover-losses" python3 "$top/scripts/cover-losses.py" "$top/bench/results" \
+	--check "$(ls "$PATCHES"/core/*0000-cover-letter.patch | head -n 1)"
 
 t "build:$variant" "$top/scripts/build-kernel.sh" "$variant" "${fragments[@]}" || finish
 # Without -Werror there: a W=1 warning would stop the object before sparse
