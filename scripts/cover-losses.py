@@ -33,6 +33,30 @@ def items(path, heading, exact=False):
     return out
 
 
+def group(lst):
+    """One line for the items that differ only in the operand's size
+    ("this_cpu raw_add 1-byte ...", "2-byte ..."): the first one's
+    figures, the sizes named"""
+    out, seen = [], {}
+    for item in lst:
+        head, _, figs = item.partition(":")
+        key = re.sub(r"\b\d+-byte\b", "N-byte", head)
+        # the per-op loops only: the allocator's sizes differ in their figures
+        if key == head or not head.startswith("this_cpu "):
+            out.append(item)
+            continue
+        size = re.search(r"\b(\d+)-byte\b", head)[1]
+        if key in seen:
+            seen[key][1].append(size)
+        else:
+            seen[key] = [len(out), [size], figs]
+            out.append(None)
+    for key, (i, sizes, figs) in seen.items():
+        out[i] = key.replace("N-byte", "/".join(sizes) + "-byte") + ":" + figs + \
+            (" (the first size's; the report has each)" if len(sizes) > 1 else "")
+    return out
+
+
 def section(results):
     report = f"{results}/report.md"
     series = "?"
@@ -57,7 +81,7 @@ def section(results):
                      f"instructions, not time; written by scripts/cover-losses.py):")
     for title, lst in lists:
         out += ["", title]
-        for item in lst or ["nowhere"]:
+        for item in group(lst) or ["nowhere"]:
             lines = textwrap.wrap(item, width=70, break_long_words=False,
                                   break_on_hyphens=False)
             out += ["- " + lines[0]] + ["  " + l for l in lines[1:]]
