@@ -58,8 +58,12 @@ for prog in kexec-file bpf-percpu kvm-vcpus bench-loops; do
 	${CROSS_COMPILE}gcc -static -Os -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
 		die "cannot build guest/$prog.c (libc6-dev-arm64-cross)"
 done
-find "$out" -path "$root" -prune -o -name '*.ko' -print |
-	while read -r ko; do cp "$ko" "$root/lib/modules/"; done
+# The modules this build made (modules.order), not every .ko in $out: an
+# older build's, of a test the series no longer builds as a module, would
+# fail to load.  The reference modules are built apart, in refcode/.
+sed -n 's/\.o$/.ko/p' "$out/modules.order" |
+	while read -r ko; do cp "$out/$ko" "$root/lib/modules/"; done
+cp "$out"/refcode/*.ko "$root/lib/modules/" 2> /dev/null || true
 
 if [ -n "$bench" ]; then
 	"$top/scripts/initramfs-programs.sh" "$root" \

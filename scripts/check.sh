@@ -203,7 +203,7 @@ if core_tree=$("$top/scripts/series-tree.sh" core 2> "$test_logs/core-tree.log")
 				"$top/scripts/boot-guest.sh" "$cv" "$cpu" "check-$name" guest.hotplug_cycles=3
 			t "boot:$name:finished" "$top/scripts/guest-results.py" --complete "${log%.log}.ktap"
 			t "kunit:$name" env KSRC="$core_tree" "$top/scripts/kunit-results.sh" "$log"
-			for suite in arm64_cpu_pgd percpu_this_cpu; do
+			for suite in arm64_cpu_pgd percpu_local_mapping percpu_this_cpu; do
 				t "suite:$name:$suite" grep -qE "^ *ok [0-9]+ $suite.?\$" "$log"
 			done
 			for c in kunit_modules hotplug percpu_test; do

@@ -40,6 +40,6 @@ echo "== every this_cpu_*() operation (scripts/check-emitted-code.py)"
 # below kunit_modules)
 if [ -n "${SUITE:-}" ] && ! grep -q '# Subtest:' "$log" &&
    ! grep -q '^        # Subtest:' "${log%.log}.ktap"; then
-	die "no KUnit suite matches SUITE=$SUITE (the series': arm64_cpu_pgd, percpu_local_mapping, percpu_this_cpu)"
+	die "no KUnit suite matches SUITE=$SUITE (the series': arm64_cpu_pgd, percpu_local_mapping, percpu_local_module, percpu_this_cpu)"
 fi
 [ "$rc" -eq 0 ] && "$top/scripts/guest-results.py" "${log%.log}.ktap" > /dev/null

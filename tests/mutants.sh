@@ -20,8 +20,8 @@
 # dies before the guest finishes (QEMU exits: a boot killed by the
 # timeout counts as missed, never as caught).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
-# kunit_modules, which always runs (the local mapping's suite is a
-# module); an optional line after it, "boot: CPU [el2]", boots that CPU
+# kunit_modules, which always runs (the suite of a module's statics,
+# percpu_local_module, is a module); an optional line after it, "boot: CPU [el2]", boots that CPU
 # (default max), at EL2 with "el2"; an optional line "args: ARG..." adds
 # kernel arguments (kpti=1 nokaslr for the KPTI nG rewrite).  The kernel is make check's, booted on
 # 4 vCPUs in two NUMA nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
