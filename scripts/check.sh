@@ -73,9 +73,12 @@ while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
 	t "checkpatch:$p" "$top/scripts/checkpatch.sh" "$PATCHES/$p"
 done < "$PATCHES/series"
-# The core cover letter's losses are the report's (scripts/cover-losses.py)
-t "cover-losses" python3 "$top/scripts/cover-losses.py" "$top/bench/results" \
-	--check "$(ls "$PATCHES"/core/*0000-cover-letter.patch | head -n 1)"
+# The core cover letter's losses and sizes are the report's
+# (scripts/cover-losses.py, scripts/cover-size.py)
+for c in cover-losses cover-size; do
+	t "$c" python3 "$top/scripts/$c.py" "$top/bench/results" \
+		--check "$(ls "$PATCHES"/core/*0000-cover-letter.patch | head -n 1)"
+done
 
 t "build:$variant" "$top/scripts/build-kernel.sh" "$variant" "${fragments[@]}" || finish
 # Without -Werror there: a W=1 warning would stop the object before sparse
@@ -271,7 +274,7 @@ fi
 # make bench's smoke run (BENCH_QUICK=1) is not here: its kernels
 # of their own took a third of a cold CI run (docs/tests.md, "Slower tests").
 
-for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report scale-report cover-losses fragment-off emitted-code; do
+for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report scale-report cover-losses cover-size fragment-off emitted-code; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:host "$top/tests/tooling.sh" host "$variant"

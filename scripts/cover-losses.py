@@ -8,9 +8,12 @@ usage: cover-losses.py RESULTS                 print the section
                                                "Where it loses" section
 
 RESULTS is bench/results: report.md's "Where =y loses" lists and scale.md's
-"Where the series costs more" list, every case past 1%, as they are.  The
-cover letter's figures of losses then cannot drift from the report: make
-check fails when the section differs (--check), and --update writes it.
+"Where the series costs more" list, every case past 1%, as tables: per CPU
+model, one row per case with its loss against 7.4's way, =n and the fixup
+variant; per CPU count, against 7.4's way and =n; the TLBI and memory
+lines as they are.  The cover letter's figures of losses then cannot
+drift from the report: make check fails when the section differs
+(--check), and --update writes it.
 """
 import re
 import sys
@@ -33,28 +36,90 @@ def items(path, heading, exact=False):
     return out
 
 
-def group(lst):
-    """One line for the items that differ only in the operand's size
-    ("this_cpu raw_add 1-byte ...", "2-byte ..."): the first one's
-    figures, the sizes named"""
-    out, seen = [], {}
-    for item in lst:
-        head, _, figs = item.partition(":")
-        key = re.sub(r"\b\d+-byte\b", "N-byte", head)
-        # the per-op loops only: the allocator's sizes differ in their figures
-        if key == head or not head.startswith("this_cpu "):
-            out.append(item)
-            continue
-        size = re.search(r"\b(\d+)-byte\b", head)[1]
-        if key in seen:
-            seen[key][1].append(size)
-        else:
-            seen[key] = [len(out), [size], figs]
-            out.append(None)
-    for key, (i, sizes, figs) in seen.items():
-        out[i] = key.replace("N-byte", "/".join(sizes) + "-byte") + ":" + figs + \
-            (" (the first size's; the report has each)" if len(sizes) > 1 else "")
+# A loss as the report words it: against 7.4's way ("4.00 -> 6.00" or
+# "+1.4%"), against =n or the fixup variant ("=y +4.3% against =n",
+# "=n 4.00, =y 6.00"); scale.md's per CPU count ("boot to init, max, 2
+# online of 64: =y +4.7% against 7.4's way").
+RUN = re.compile(r"^(?P<case>.+) on (?P<cpu>\S+): (?:"
+                 r"(?P<a>[\d.]+) -> (?P<b>[\d.]+)|(?P<p>[+-][\d.]+%)|"
+                 r"=y (?P<q>[+-][\d.]+%) against \S+|\S+ (?P<c>[\d.]+), =y (?P<d>[\d.]+))$")
+SCALE = re.compile(r"^(?P<case>[^,]+), (?P<cpu>\S+), (?P<on>\d+) online of "
+                   r"(?P<poss>\d+): =y (?P<p>[+-][\d.]+%) against (?P<vs>.+)$")
+
+
+CPUS = {"max": "-cpu max (LSE)", "cortex-a57": "cortex-a57 (LL/SC)"}
+
+
+def percent(m):
+    """The loss in m as a percentage"""
+    if m["p"] or m["q"]:
+        return float((m["p"] or m["q"]).rstrip("%"))
+    a, b = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
+    return (float(b) / float(a) - 1) * 100
+
+
+def table(rows, heads, right):
+    """Rows of cells under heads, each column as wide as its widest cell,
+    the last right columns right-aligned"""
+    widths = [max(len(r[i]) for r in rows + [heads]) for i in range(len(heads))]
+    left = len(heads) - right
+
+    def line(cells):
+        return "  " + " ".join(c.ljust(w) if i < left else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(heads)] + [line(r) for r in rows]
+
+
+def cell(v):
+    """A loss, or the range of the losses of a per-op loop's sizes"""
+    if v is None:
+        return "-"
+    lo, hi = v
+    return f"{hi:+.1f}%" if hi - lo < 1 else f"{lo:+.0f}..{hi:+.0f}%"
+
+
+def run_tables(lists):
+    """Per CPU, one row per case that loses against any of the three, the
+    per-op loops' operand sizes on one row (the range of their losses)"""
+    rows = {}
+    for col, lst in enumerate(lists):
+        for item in lst:
+            if re.match(r"(nowhere|nothing)\b", item):
+                continue
+            m = RUN.match(item)
+            if not m:
+                sys.exit(f"cover-losses.py: cannot read the report's line: {item}")
+            case = m["case"]
+            if case.startswith("this_cpu "):
+                case = re.sub(r"\b\d+-byte\b", "1 to 8-byte", case)
+            cells = rows.setdefault(m["cpu"], {}).setdefault(case, [None] * len(lists))
+            v = percent(m)
+            lo, hi = cells[col] or (v, v)
+            cells[col] = (min(lo, v), max(hi, v))
+    out = []
+    for cpu in sorted(rows, key=lambda c: c != "max"):
+        out += ["", f"On {CPUS.get(cpu, cpu)}:", ""]
+        out += table([[case] + [cell(v) for v in cells] for case, cells in rows[cpu].items()],
+                     ["case", "7.4's way", "7.2", "fixup"], 3)
     return out
+
+
+def scale_table(lst):
+    """scale.md's rows per CPU count in a table, against 7.4's way and =n;
+    the rest (TLBI counts, memory) as they are"""
+    rows, rest = {}, []
+    for item in lst:
+        if re.match(r"(nowhere|nothing)\b", item):
+            continue
+        m = SCALE.match(item)
+        if not m:
+            rest.append(item)
+            continue
+        key = (m["case"], m["cpu"], f"{m['on']} of {m['poss']}")
+        cells = rows.setdefault(key, ["-", "-"])
+        cells[0 if m["vs"].startswith("7.4") else 1] = m["p"]
+    out = [list(k) + v for k, v in rows.items()]
+    return (table(out, ["case", "CPU", "online", "7.4's way", "7.2"], 2) if out else []), rest
 
 
 def section(results):
@@ -65,35 +130,38 @@ def section(results):
         if m:
             series = f"{m[1]}, {m[2]} patches"
             break
-    lists = [("Against 7.4's way, in guest instructions:",
-              items(report, "## Where =y loses against mainline 7.4's way")),
-             ("Against 7.2 (the option off), in guest instructions:",
-              items(report, "## Where =y loses against =n") or
-              items(report, "## Where =y loses", exact=True)),
-             ("Against the entry-fixup variant (s390's way), in guest instructions:",
-              items(report, "## Where =y loses against the fixup variant")),
-             ("With the possible CPUs (bench/results/scale.md):",
-              items(f"{results}/scale.md", "## Where the series costs more"))]
+    runs = [items(report, "## Where =y loses against mainline 7.4's way"),
+            items(report, "## Where =y loses against =n") or
+            items(report, "## Where =y loses", exact=True),
+            items(report, "## Where =y loses against the fixup variant")]
+    scale, rest = scale_table(items(f"{results}/scale.md", "## Where the series costs more"))
     wrap = textwrap.TextWrapper(width=72, break_long_words=False, break_on_hyphens=False)
     out = [HEAD, "=" * len(HEAD), ""]
-    out += wrap.wrap(f"Every case where this series is more than 1% behind, as make bench's "
-                     f"report lists it (series {series}; QEMU TCG with -icount, so "
-                     f"instructions, not time; written by scripts/cover-losses.py):")
-    for title, lst in lists:
-        out += ["", title]
-        for item in group(lst) or ["nowhere"]:
+    out += wrap.wrap(f"Every case where this series is more than 1% behind 7.4's way, "
+                     f"7.2 (the option off) or the entry-fixup variant (s390's way), "
+                     f"as make bench's report lists it (series {series}; QEMU TCG "
+                     f"with -icount, so guest instructions, not time; written by "
+                     f"scripts/cover-losses.py; \"-\": not behind by more than 1%):")
+    out += run_tables(runs) or ["", "  nowhere"]
+    out += [""] + wrap.wrap("With the possible CPUs (bench/results/scale.md, "
+                            "make bench's scale section):")
+    if scale:
+        out += [""] + scale
+    if rest:
+        out.append("")
+        for item in rest:
             lines = textwrap.wrap(item, width=70, break_long_words=False,
                                   break_on_hyphens=False)
             out += ["- " + lines[0]] + ["  " + l for l in lines[1:]]
     return "\n".join(out) + "\n"
 
 
-def split(text):
+def split(text, head=HEAD):
     """TEXT as (before, the section, after): the section runs from its
     heading to the next heading (a line over a row of '=')"""
     lines = text.split("\n")
     try:
-        start = lines.index(HEAD)
+        start = lines.index(head)
     except ValueError:
         return None
     end = len(lines)
@@ -104,29 +172,34 @@ def split(text):
     return "\n".join(lines[:start]), "\n".join(lines[start:end]), "\n".join(lines[end:])
 
 
-def main():
-    if len(sys.argv) not in (2, 4):
-        sys.exit(__doc__.strip().split("\n\n")[1])
-    want = section(sys.argv[1])
-    if len(sys.argv) == 2:
+def print_check_or_update(argv, head, want, script):
+    """The section WANT, headed HEAD: printed, or checked against the cover
+    letter ARGV[3] (--check), or written into it (--update)"""
+    if len(argv) == 2:
         sys.stdout.write(want)
         return
-    mode, path = sys.argv[2], sys.argv[3]
-    parts = split(open(path).read())
+    mode, path = argv[2], argv[3]
+    parts = split(open(path).read(), head)
     if mode == "--check":
         if parts is None:
-            sys.exit(f"{path}: no \"{HEAD}\" section (scripts/cover-losses.py RESULTS --update)")
+            sys.exit(f"{path}: no \"{head}\" section (scripts/{script} RESULTS --update)")
         if parts[1].strip() != want.strip():
-            sys.exit(f"{path}: its \"{HEAD}\" section is not the report's: "
-                     "scripts/cover-losses.py bench/results --update FILE writes it")
+            sys.exit(f"{path}: its \"{head}\" section is not the report's: "
+                     f"scripts/{script} bench/results --update FILE writes it")
     elif mode == "--update":
         if parts is None:
-            sys.exit(f"{path}: no \"{HEAD}\" heading to replace")
+            sys.exit(f"{path}: no \"{head}\" heading to replace")
         before, _, after = parts
         with open(path, "w") as f:
             f.write(before + "\n" + want + ("\n" + after if after else ""))
     else:
-        sys.exit(f"cover-losses.py: {mode}: --check or --update")
+        sys.exit(f"{script}: {mode}: --check or --update")
+
+
+def main():
+    if len(sys.argv) not in (2, 4):
+        sys.exit(__doc__.strip().split("\n\n")[1])
+    print_check_or_update(sys.argv, HEAD, section(sys.argv[1]), "cover-losses.py")
 
 
 if __name__ == "__main__":

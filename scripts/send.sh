@@ -43,6 +43,27 @@ for s in $stack; do
 	git branch -q -f "$s" "origin/$s"
 	git config "branch.$s.description" "$(git -C "$KSRC" config "branch.$s.description")"
 done
+# patches/alt-resume/, the series for linux-arm-kernel outside the stack,
+# on the tree it is tested on (mainline 7.4's way, bench/mainline-7.4/):
+# its branch, fork point and cover letter, the cover's text as the branch
+# description
+alt=alt-resume
+alt_cover=$PATCHES/$alt/0000-cover-letter.patch
+m74=$("$top/scripts/variant-tree.sh" mainline-7.4)
+git branch -q "$alt-base" "$(git -C "$m74" rev-parse HEAD)"
+git checkout -q -b "$alt" "$alt-base"
+git am -q --3way $(ls "$PATCHES/$alt"/*.patch | grep -v 0000-cover-letter) ||
+	die "patches/$alt/ does not apply to the mainline-7.4 variant"
+git config "branch.$alt.description" "$(python3 - "$alt_cover" <<'PY'
+import email, re, sys
+msg = email.message_from_binary_file(open(sys.argv[1], 'rb'))
+subject = re.sub(r'^\[[^]]*\] ', '', ' '.join(msg['Subject'].split()))
+# the text, without format-patch's shortlog, diffstat and signature
+body = re.split(r'\n\n[^\n]+ \(\d+\):\n', msg.get_payload())[0]
+print(subject + '\n\n' + body.strip())
+PY
+)"
+git checkout -q series
 git config b4.prep-cover-strategy branch-description
 # Every patch the sender's: author, committer and the author's sign-off
 author="$(git log -1 --format='%an <%ae>' series)"
@@ -53,7 +74,7 @@ SENDER_NAME=$sender_name SENDER_EMAIL=$sender_email FILTER_BRANCH_SQUELCH_WARNIN
 		GIT_COMMITTER_NAME=$SENDER_NAME GIT_COMMITTER_EMAIL=$SENDER_EMAIL
 		export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL' \
 	--msg-filter 'python3 -c "import os, sys; sys.stdout.write(sys.stdin.read().replace(os.environ[\"OLD_SOB\"], os.environ[\"NEW_SOB\"]))"' \
-	-- $(for s in $stack; do echo "base..$s"; done) > "$dir/filter.log" 2>&1 ||
+	-- $(for s in $stack; do echo "base..$s"; done) "$alt-base..$alt" > "$dir/filter.log" 2>&1 ||
 	die "cannot rewrite the patches' identity (log: $dir/filter.log)"
 # The sender, so that b4 adds no From: line of its own to each patch
 git config user.name "$sender_name"
@@ -84,6 +105,17 @@ for s in $stack; do
 	total=$((total + n))
 	prev=$s
 done
+# The alternative's series alone: no RFC, its own revision 1, its fork
+# point the variant's tree (for-next/core's asm/percpu.h as we model it)
+git checkout -q "$alt"
+log=$dir/b4-$alt.log
+{ b4 prep -e "$alt-base" && b4 prep --auto-to-cc &&
+  b4 send -o "$dir/mails/$alt" --no-sign; } > "$log" 2>&1 || die "b4 failed for $alt (log: $log)"
+n=$(ls "$dir/mails/$alt" | wc -l)
+want=$(( $(ls "$PATCHES/$alt"/*.patch | wc -l) ))
+[ "$n" -eq "$want" ] || die "b4 wrote $n mails for $alt, not $want (log: $log)"
+total=$((total + n))
+stack="$stack $alt"
 # Every mail from the sender, every patch signed off by the sender, and
 # the patches' old identity nowhere
 for m in "$dir/mails"/*/*.eml; do

@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|cover-losses|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|cover-losses|cover-size|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -509,7 +509,8 @@ cover-losses)
 	expect_fail "is not the report's" cl --check "$d/cover"
 	cl --update "$d/cover"
 	cl --check "$d/cover"
-	grep -q "^- free of 128-byte objects (reverse) on max: +2.9%" "$d/cover" &&
+	grep -qE "^  free of 128-byte objects \(reverse\) +\+2\.9%" "$d/cover" &&
+	grep -qE "^  boot to init +max +2 of 512 +\+3\.0%" "$d/cover" &&
 	grep -q "^The series$" "$d/cover" && grep -q "^Intro$" "$d/cover" ||
 		{ echo "cover-losses: --update lost the loss or the text around it"; cat "$d/cover"; exit 1; }
 	sed -i 's/+2.9%/+1.9%/' "$d/cover"
@@ -518,6 +519,25 @@ cover-losses)
 	echo "- alloc of 16-byte objects (alternate) on max: +1.2%" >> "$d/report.md"
 	sed -i 's/^- nothing$//' "$d/report.md"
 	expect_fail "is not the report's" cl --check "$d/cover"
+	;;
+cover-size)
+	# cover-size.py: the section written by --update passes --check; a
+	# size the report no longer has fails.
+	d=$scratch/cover-size
+	mkdir -p "$d"
+	for h in "=n against =y" "=n against mainline 7.4's way" "=n against the fixup variant"; do
+		printf '## vmlinux, %s (scripts/bloat-o-meter -c)\n\nTotal: Before=1, After=2, chg +0.50%%\nTotal: Before=1, After=2, chg +1.00%%\n\n' "$h"
+	done > "$d/report.md"
+	printf 'Intro\n\nWhat it adds\n============\n\nold figures\n\nAt scale\n========\n\ntext\n' > "$d/cover"
+	cs() { python3 "$top/scripts/cover-size.py" "$d" "$@"; }
+	expect_fail "is not the report's" cs --check "$d/cover"
+	cs --update "$d/cover"
+	cs --check "$d/cover"
+	grep -qE "^  this series \(the core\) +[0-9,]+ +\+0\.50% +\+1\.00%$" "$d/cover" &&
+	grep -q "^At scale$" "$d/cover" ||
+		{ echo "cover-size: --update lost the sizes or the text around them"; cat "$d/cover"; exit 1; }
+	sed -i 's/chg +0.50%/chg +0.70%/' "$d/report.md"
+	expect_fail "is not the report's" cs --check "$d/cover"
 	;;
 fragment-off)
 	# A fragment that turns off an option the tree does not have stops the
