@@ -67,15 +67,22 @@ git checkout -q series
 git config b4.prep-cover-strategy branch-description
 # Every patch the sender's: author, committer and the author's sign-off
 author="$(git log -1 --format='%an <%ae>' series)"
-OLD_SOB="Signed-off-by: $author" NEW_SOB="Signed-off-by: $sender" \
-SENDER_NAME=$sender_name SENDER_EMAIL=$sender_email FILTER_BRANCH_SQUELCH_WARNING=1 \
-	git filter-branch -f --env-filter '
-		GIT_AUTHOR_NAME=$SENDER_NAME GIT_AUTHOR_EMAIL=$SENDER_EMAIL
-		GIT_COMMITTER_NAME=$SENDER_NAME GIT_COMMITTER_EMAIL=$SENDER_EMAIL
-		export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL' \
-	--msg-filter 'python3 -c "import os, sys; sys.stdout.write(sys.stdin.read().replace(os.environ[\"OLD_SOB\"], os.environ[\"NEW_SOB\"]))"' \
-	-- $(for s in $stack; do echo "base..$s"; done) "$alt-base..$alt" > "$dir/filter.log" 2>&1 ||
-	die "cannot rewrite the patches' identity (log: $dir/filter.log)"
+# rewrite_identity RANGE...: the commits of RANGE
+rewrite_identity() {
+	OLD_SOB="Signed-off-by: $author" NEW_SOB="Signed-off-by: $sender" \
+	SENDER_NAME=$sender_name SENDER_EMAIL=$sender_email FILTER_BRANCH_SQUELCH_WARNING=1 \
+		git filter-branch -f --env-filter '
+			GIT_AUTHOR_NAME=$SENDER_NAME GIT_AUTHOR_EMAIL=$SENDER_EMAIL
+			GIT_COMMITTER_NAME=$SENDER_NAME GIT_COMMITTER_EMAIL=$SENDER_EMAIL
+			export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL' \
+		--msg-filter 'python3 -c "import os, sys; sys.stdout.write(sys.stdin.read().replace(os.environ[\"OLD_SOB\"], os.environ[\"NEW_SOB\"]))"' \
+		-- "$@" >> "$dir/filter.log" 2>&1 ||
+		die "cannot rewrite the patches' identity (log: $dir/filter.log)"
+}
+rewrite_identity $(for s in $stack; do echo "base..$s"; done)
+# The alternative's series apart: its fork point holds the whole stack,
+# which a range beside the stack's would take out of theirs
+rewrite_identity "$alt-base..$alt"
 # The sender, so that b4 adds no From: line of its own to each patch
 git config user.name "$sender_name"
 git config user.email "$sender_email"
