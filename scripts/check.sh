@@ -73,9 +73,9 @@ while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
 	t "checkpatch:$p" "$top/scripts/checkpatch.sh" "$PATCHES/$p"
 done < "$PATCHES/series"
-# The core cover letter's losses and sizes are the report's
-# (scripts/cover-losses.py, scripts/cover-size.py)
-for c in cover-losses cover-size; do
+# The core cover letter's losses and figures are the report's
+# (scripts/cover-losses.py, scripts/cover-figures.py)
+for c in cover-losses cover-figures; do
 	t "$c" python3 "$top/scripts/$c.py" "$top/bench/results" \
 		--check "$(ls "$PATCHES"/core/*0000-cover-letter.patch | head -n 1)"
 done
@@ -274,7 +274,7 @@ fi
 # make bench's smoke run (BENCH_QUICK=1) is not here: its kernels
 # of their own took a third of a cold CI run (docs/tests.md, "Slower tests").
 
-for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report scale-report cover-losses cover-size fragment-off emitted-code; do
+for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report scale-report cover-losses cover-figures fragment-off emitted-code; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:host "$top/tests/tooling.sh" host "$variant"

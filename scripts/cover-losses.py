@@ -58,14 +58,14 @@ def percent(m):
     return (float(b) / float(a) - 1) * 100
 
 
-def table(rows, heads, right):
+def table(rows, heads, right, sep=" "):
     """Rows of cells under heads, each column as wide as its widest cell,
-    the last right columns right-aligned"""
+    the last right columns right-aligned, sep between columns"""
     widths = [max(len(r[i]) for r in rows + [heads]) for i in range(len(heads))]
     left = len(heads) - right
 
     def line(cells):
-        return "  " + " ".join(c.ljust(w) if i < left else c.rjust(w)
+        return "  " + sep.join(c.ljust(w) if i < left else c.rjust(w)
                                for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     return [line(heads)] + [line(r) for r in rows]
 

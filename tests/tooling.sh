@@ -2,7 +2,7 @@
 # Tests of the workbench itself: that bad input stops it with a clear
 # message.  They run on a scratch clone of the work tree, never on it.
 #
-# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|cover-losses|cover-size|fragment-off|emitted-code|host|hang|interrupt
+# usage: tooling.sh mutants-apply|send-placeholder|checkpatch-maintainers|checksum|broken-patch|roundtrip|unexported|tree-state|results|kaslr-report|bench-report|scale-report|cover-losses|cover-figures|fragment-off|emitted-code|host|hang|interrupt
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -520,24 +520,40 @@ cover-losses)
 	sed -i 's/^- nothing$//' "$d/report.md"
 	expect_fail "is not the report's" cl --check "$d/cover"
 	;;
-cover-size)
-	# cover-size.py: the section written by --update passes --check; a
-	# size the report no longer has fails.
-	d=$scratch/cover-size
+cover-figures)
+	# cover-figures.py: the section written by --update passes --check; a
+	# figure the report no longer has fails.
+	d=$scratch/cover-figures
 	mkdir -p "$d"
-	for h in "=n against =y" "=n against mainline 7.4's way" "=n against the fixup variant"; do
-		printf '## vmlinux, %s (scripts/bloat-o-meter -c)\n\nTotal: Before=1, After=2, chg +0.50%%\nTotal: Before=1, After=2, chg +1.00%%\n\n' "$h"
-	done > "$d/report.md"
-	printf 'Intro\n\nWhat it adds\n============\n\nold figures\n\nAt scale\n========\n\ntext\n' > "$d/cover"
-	cs() { python3 "$top/scripts/cover-size.py" "$d" "$@"; }
-	expect_fail "is not the report's" cs --check "$d/cover"
-	cs --update "$d/cover"
-	cs --check "$d/cover"
+	{
+		printf '# r\n\n- series: abc (3 patches, tree def)\n\n'
+		for cpu in max cortex-a57; do
+			printf '## Workloads: loops, -cpu %s\n\n| workload | ops | 7.4 | =y | =n | fixup | change =y | change =n | change fixup |\n' "$cpu"
+			printf '| `bench-loops munmap 1024` | 1024 | 1 | 1 | 1 | 1 | -5.0%% | +1.0%% | -1.0%% |\n\n'
+		done
+		printf '## Emitted instructions per this_cpu_*()\n\n```\n bench-m bench-n bench-y bench-f\nfunction insns x insns x insns x insns x\n'
+		for f in add_u64 add_return_u64 read_u64 cmpxchg_u64 cmpxchg128 raw_add_u64 raw_cpu_read_static; do
+			printf 'pcpu_ref_%s 7 6 17 16 1 0 3 2\n' "$f"
+		done
+		printf '```\n\n'
+		for h in "=n against =y" "=n against mainline 7.4's way" "=n against the fixup variant"; do
+			printf '## vmlinux, %s (scripts/bloat-o-meter -c)\n\nTotal: Before=1, After=2, chg +0.50%%\nTotal: Before=1, After=2, chg +1.00%%\n\n' "$h"
+		done
+	} > "$d/report.md"
+	printf '## TLB invalidations of a churn\n\n### -cpu max\n\n| possible CPUs | a | b | c | d | e | f |\n|---|\n| 64 | 0 | 476 | 0 | 385 | 0 | 92 |\n' > "$d/scale.md"
+	printf 'Intro\n\nIn figures\n==========\n\nold figures\n\nAt scale\n========\n\ntext\n' > "$d/cover"
+	cf() { python3 "$top/scripts/cover-figures.py" "$d" "$@"; }
+	expect_fail "is not the report's" cf --check "$d/cover"
+	cf --update "$d/cover"
+	cf --check "$d/cover"
+	grep -qE "^  this_cpu_add\(\), 8 bytes +17 +7 +3 +1$" "$d/cover" &&
+	grep -qE "^  munmap\(\) of 1MB, page by page +-5\.0% +-5\.0%$" "$d/cover" &&
+	grep -qE "^  max +64 +476 +385 +92$" "$d/cover" &&
 	grep -qE "^  this series \(the core\) +[0-9,]+ +\+0\.50% +\+1\.00%$" "$d/cover" &&
 	grep -q "^At scale$" "$d/cover" ||
-		{ echo "cover-size: --update lost the sizes or the text around them"; cat "$d/cover"; exit 1; }
+		{ echo "cover-figures: --update lost a figure or the text around them"; cat "$d/cover"; exit 1; }
 	sed -i 's/chg +0.50%/chg +0.70%/' "$d/report.md"
-	expect_fail "is not the report's" cs --check "$d/cover"
+	expect_fail "is not the report's" cf --check "$d/cover"
 	;;
 fragment-off)
 	# A fragment that turns off an option the tree does not have stops the
