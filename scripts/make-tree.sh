@@ -49,7 +49,7 @@ create_base() {
 }
 
 # On another base than the default, a patch of bases/$BASE/ (same path as
-# in patches/, core/v4-0006-... say) takes the place of patches/'s: its
+# in patches/, core/v5-0006-... say) takes the place of patches/'s: its
 # conflicts resolved there.
 base_patches=$top/bases/$BASE
 
