@@ -139,12 +139,7 @@ def tlbis(scale):
 
 def section(results):
     report = f"{results}/report.md"
-    series = "?"
-    for line in open(report):
-        m = re.match(r"- series: (\S+) \((\d+) patches", line)
-        if m:
-            series = f"{m[1]}, {m[2]} patches"
-            break
+    series = cover_losses.report_series(report)
     ways = [("this series (the core)", code_lines(f"{TOP}/patches/core/*.patch"),
              sizes(report, "## vmlinux, =n against =y")),
             ("7.4's way", code_lines(f"{TOP}/bench/mainline-7.4/*.patch"),

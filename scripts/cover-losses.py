@@ -122,14 +122,18 @@ def scale_table(lst):
     return (table(out, ["case", "CPU", "online", "7.4's way", "7.2"], 2) if out else []), rest
 
 
-def section(results):
-    report = f"{results}/report.md"
-    series = "?"
+def report_series(report):
+    """The series the report measured, as "HASH, N patches"."""
     for line in open(report):
         m = re.match(r"- series: (\S+) \((\d+) patches", line)
         if m:
-            series = f"{m[1]}, {m[2]} patches"
-            break
+            return f"{m[1]}, {m[2]} patches"
+    return "?"
+
+
+def section(results):
+    report = f"{results}/report.md"
+    series = report_series(report)
     runs = [items(report, "## Where =y loses against mainline 7.4's way"),
             items(report, "## Where =y loses against =n") or
             items(report, "## Where =y loses", exact=True),
