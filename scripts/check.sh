@@ -34,7 +34,7 @@ boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nok
 # boot; the LL/SC one traces percpu's and CPU hotplug's functions, the
 # same call-site patching), and 10 rounds of module loads and of CPU
 # hotplug find what 20 did in the CI runs so far, in half the time.
-base_checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses
+base_checks=kunit_modules,hotplug,kunit_rerun,percpu_test,percpu_stats,addresses,initmem
 path_checks=modules_loop,kprobes,ftrace,livepatch,bpf_percpu,ptdump,tlb_reach
 
 passed=0

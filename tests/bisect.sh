@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Slow, not part of make check: every prefix of the series builds with the
 # option on and with the option off, and the =y kernel boots cleanly with
-# its KUnit suites passing (bisectability).  The option can be enabled only
+# its KUnit suites passing, and no mapping of the freed init section left
+# (guest/checks/initmem) (bisectability).  The option can be enabled only
 # from the patch where arm64 selects ARCH_SUPPORTS_PERCPU_LOCAL_MAPPING, the
 # core's last: before it, a prefix must refuse CONFIG_PERCPU_LOCAL_MAPPING=y,
 # and is then built and booted with the select added by hand, as its author
@@ -60,8 +61,9 @@ for c in $(git -C "$KSRC" rev-list --reverse "$BASE_TAG..$to"); do
 	if KSRC=$tree "$top/scripts/build-kernel.sh" bisect-n guest "$geometry" local-mapping-n debug &&
 	   KSRC=$tree "$top/scripts/build-kernel.sh" bisect-y guest "$geometry" local-mapping-y series-kunit debug paths memhotplug &&
 	   "$top/scripts/build-initramfs.sh" bisect-y &&
-	   GUEST_CHECKS=kunit_modules,hotplug "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
+	   GUEST_CHECKS=kunit_modules,hotplug,initmem "$top/scripts/boot-guest.sh" bisect-y max "bisect-$c" &&
 	   "$top/scripts/guest-results.py" --passed /hotplug "${log%.log}.ktap" &&
+	   "$top/scripts/guest-results.py" --passed /initmem "${log%.log}.ktap" &&
 	   "$top/scripts/kunit-results.sh" "$log" > /dev/null &&
 	   "$top/scripts/log-clean.sh" "$log" > /dev/null; then
 		echo "PASS $subject"
