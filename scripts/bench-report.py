@@ -162,6 +162,9 @@ def main():
             meta_args = [l.rstrip("\n") for l in f if "=" in l]
     meta = [a.split("=", 1) for a in meta_args]
     kvm = dict(meta).get("accel") == "kvm"
+    # Runs of each kernel (BENCH_RUNS): more than one, and bench-stats.py
+    # gives their medians and intervals
+    nruns = int(dict(meta).get("runs", "1"))
     # What the guest clock counts, and the CPU's name in headings
     unit = "ns" if kvm else "instructions"
     cpu_name = (lambda c: "host") if kvm else (lambda c: c)
@@ -170,9 +173,12 @@ def main():
         os.remove(old)
 
     missing = []
+    # A KVM run's later runs (V-CPU-rN.log) are bench-stats.py's: the
+    # tables here are of the first
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
-                   if "-smp" not in p and "-ipi" not in p})
+                   if "-smp" not in p and "-ipi" not in p
+                   and not re.search(r"-r\d+\.log$", p)})
     have = lambda v: bool(glob.glob(os.path.join(logdir, f"{v}-*.log")))
     vs = ("my" if have("m") else "ny") + ("n" if have("m") else "") + \
         ("f" if have("f") else "")
@@ -192,9 +198,11 @@ def main():
     out += [f"- {k}: {v}" for k, v in meta]
     if kvm:
         out += ["- metric: **nanoseconds** of the guest's clock under KVM on "
-                "the host's CPU, not instructions; one run, so compare "
-                "within a table and mind the noise; the hardware counters "
-                "are perf stat's"]
+                "the host's CPU, not instructions; the tables below are of "
+                "the first run" + (f" of {nruns}, interleaved: stats.md has "
+                                   "every run's median and interval"
+                                   if nruns > 1 else ", so mind the noise") +
+                "; the hardware counters are perf stat's"]
     else:
         out += ["- metric: guest instructions, from the guest clock under QEMU "
                 "`-icount shift=0,sleep=off` (1 ns = 1 instruction) with one "
@@ -628,7 +636,9 @@ def main():
                        "or fixup table in the fixup variant's log")
 
     if kvm:
-        losses = {v: ["not listed: one run under KVM, whose noise is not known"]
+        losses = {v: ["not listed here: stats.md lists where =y is "
+                      "significantly behind, over the runs" if nruns > 1 else
+                      "not listed: one run under KVM, whose noise is not known"]
                   for v in others}
     for i, v in enumerate(others):
         # Without 7.4's way, =n is the reference: its list as it always was

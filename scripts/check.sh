@@ -274,7 +274,7 @@ fi
 # make bench's smoke run (BENCH_QUICK=1) is not here: its kernels
 # of their own took a third of a cold CI run (docs/tests.md, "Slower tests").
 
-for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report scale-report cover-losses cover-figures fragment-off emitted-code; do
+for tt in mutants-apply send-placeholder checkpatch-maintainers checksum broken-patch roundtrip unexported tree-state results kaslr-report bench-report bench-stats scale-report cover-losses cover-figures fragment-off emitted-code; do
 	t "tooling:$tt" "$top/tests/tooling.sh" "$tt"
 done
 t tooling:host "$top/tests/tooling.sh" host "$variant"

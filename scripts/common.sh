@@ -156,3 +156,13 @@ kexec_disk_read() {
 			die "the guest read another ${f#*:} than ${f%%:*} (log: $2)"
 	done
 }
+
+# pcpu_off OUTDIR: __per_cpu_start's offset from start_kernel in the kernel
+# built in OUTDIR (System.map), for guest/checks/tlb_reach in kernels
+# without KALLSYMS_ALL (make bench)
+pcpu_off() {
+	local map=$1/System.map s t
+	s=$(awk '$3 == "__per_cpu_start" { print $1 }' "$map" 2> /dev/null)
+	t=$(awk '$3 == "start_kernel" { print $1 }' "$map" 2> /dev/null)
+	[ -n "$s" ] && [ -n "$t" ] && echo $((0x${s#????} - 0x${t#????}))
+}

@@ -470,6 +470,43 @@ bench-report)
 		grep -q "^| lines of code (added; no KUnit tests or documentation) | 2000 | 800 | 600 |" "$d/out/report.md" ||
 		{ echo "7.4: not the reference column, its losses not listed first, or no properties column"; cat "$d/out/report.md"; exit 1; }
 	;;
+bench-stats)
+	# bench-stats.py on made-up KVM runs, three a kernel: =y's operation
+	# clearly faster than 7.4's (intervals apart: significant), its frees
+	# slower than =n's by less than the noise (overlapping: not), its
+	# perf cycles clearly slower (listed as behind); one run of a kernel
+	# is refused.
+	d=$scratch/bench-stats
+	rm -rf "$d"
+	mkdir -p "$d"
+	for r in 1 2 3; do
+		sfx=
+		[ $r -eq 1 ] || sfx=-r$r
+		for v in m n y; do
+			case $v in m) op=50 fr=600 cy=1000 ;; n) op=90 fr=590 cy=1000 ;; y) op=30 fr=600 cy=1500 ;; esac
+			noise=$((r * 7 % 10))
+			{
+				echo "pcpu_bench: op add 8 dynamic $((op + r)).00"
+				echo "pcpu_bench: alloc 4 inorder 1000 $((fr + noise))"
+			} > "$d/$v-max$sfx.log"
+			echo "perf: munmap cycles $((cy + r))" > "$d/$v-max-ipi$sfx.log"
+		done
+	done
+	echo "meminfo: MemTotal: 1000 kB" > "$d/y-max-smp4.log"
+	python3 "$top/scripts/bench-stats.py" "$d" "$d/stats.md" ||
+		{ echo "bench-stats.py failed"; exit 1; }
+	grep -q '^| add 8 dynamic | 52.00 \[4[0-9.]*, 5[0-9.]*\] | 92.00 .* | 32.00 .* | -38.5% \*\*significant\*\* | -65.2% \*\*significant\*\* |$' "$d/stats.md" &&
+		grep -q '^| free of 4-byte objects (inorder) | .* | +[0-9.]*% |$' "$d/stats.md" &&
+		grep -q '^- perf munmap cycles on max-ipi: =y +49.9% against 7.4$' "$d/stats.md" &&
+		! grep -q '^- free of' "$d/stats.md" ||
+		{ echo "bench-stats.py: wrong medians, intervals or significance"; cat "$d/stats.md"; exit 1; }
+	rm "$d"/n-max-r*.log
+	if python3 "$top/scripts/bench-stats.py" "$d" "$d/stats.md" 2> "$d/err"; then
+		echo "bench-stats.py took one run of =n"
+		exit 1
+	fi
+	grep -q "fewer than two runs of =n" "$d/err" || { cat "$d/err"; exit 1; }
+	;;
 scale-report)
 	# scale-report.py on made-up lines: a loss past each bound is listed
 	# (full flushes, by address, instructions, memory), a gain is not, and
