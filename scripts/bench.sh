@@ -29,8 +29,17 @@
 # build/bench-kvm.  BENCH_PERF=1 adds the perf part to a TCG run (QEMU's
 # PMU counts cycles and instructions, no TLB events): the way to try the
 # hardware path's guest side on any host.
+# Under KVM every kernel's workload and IPI boots run BENCH_RUNS times
+# (default 5; 1 under TCG, whose counts do not vary), in turn (ABCABC, so
+# that a drift of the host's clock or temperature falls on all kernels
+# alike), each vCPU thread pinned to a host CPU of its own (PIN_CPUS of
+# boot-guest.sh); bench-stats.py then writes their medians and 95%
+# confidence intervals to stats.md.
 # BENCH_PRINT=1: print what would be built and the QEMU command line of
 # every boot, and stop (tests/tooling.sh checks the KVM plan on amd64).
+# BENCH_BUILD_ONLY=1: build the kernels and initramfs of the plan, describe
+# the run in its logs' run.env, and stop: scripts/bench-kvm-el2.sh boots
+# them in a guest with KVM.
 # BENCH_RESUME=1: finish the last run that stopped (a failed check, a
 # stopped session): its kernels as they were built, its logs, and the
 # series it named; only the boots it had not finished run.
@@ -51,6 +60,7 @@ ACCEL=${ACCEL:-$(default_accel)}
 perf=${BENCH_PERF:-}
 print=${BENCH_PRINT:-}
 resume=${BENCH_RESUME:-}
+build_only=${BENCH_BUILD_ONLY:-}
 unset PRINT_QEMU
 case $ACCEL in
 tcg)	;;
@@ -70,6 +80,15 @@ cpus=${BENCH_CPUS:-max cortex-a57}
 # KVM runs the host's CPU only
 [ "$ACCEL" = kvm ] && cpus=max
 smp=${BENCH_SMP:-4}
+runs=${BENCH_RUNS:-}
+[ -n "$runs" ] || { [ "$ACCEL" = kvm ] && runs=5 || runs=1; }
+case $runs in [1-9]|[1-9][0-9]) ;; *) die "BENCH_RUNS=$runs: a number of runs, 1 to 99" ;; esac
+# vCPU n on host CPU n + 1 (CPU 0 for QEMU's other threads), when the host
+# has the CPUs
+pin=
+if [ "$ACCEL" = kvm ] && [ "$(nproc)" -gt "$smp" ]; then
+	pin=$(seq -s, 1 "$smp")
+fi
 if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
 	params="$params guest.stress.vm=256 guest.stress.vm_bytes=16M guest.stress.mmapfork=1"
@@ -158,7 +177,9 @@ elif [ -z "$print" ]; then
 		m74_tree=$("$top/scripts/variant-tree.sh" mainline-7.4)
 		m74=$(git -C "$m74_tree" log -1 --format='%h %s') ;;
 	esac
-	for k in base series series_tree npatches fixup_tree fixup m74_tree m74; do
+	accel=$ACCEL
+	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 \
+		prefix quick accel variants cpus smp runs params smp_params overhead_smp; do
 		printf '%s=%q\n' "$k" "${!k}"
 	done > "$logs/run.env"
 fi
@@ -192,6 +213,7 @@ for v in $variants; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v" "${initramfs_args[@]}"
 	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
 done
+[ -z "$build_only" ] || { note "built: the run is described in $logs/run.env"; exit 0; }
 
 # online: the CPUs a boot brings up; plugin_args: QEMU's plugin options
 online=1 plugin_args=
@@ -205,7 +227,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	fi
 	set -- "maxcpus=$online" "$@"
 	if [ -n "$print" ]; then
-		echo "boot $name: $(PRINT_QEMU=1 SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+		echo "boot $name: $(PRINT_QEMU=1 PIN_CPUS=$pin SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
 			QEMU_ARGS="$icount $plugin_args" LOGS=$logs \
 			"$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@")"
 		return
@@ -213,7 +235,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	# A workload boot takes 1.5 to 3 minutes (cortex-a57 the longer), more
 	# while kernels build beside it: room beyond boot-guest.sh's default
 	# limit of 10 minutes.
-	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} \
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} PIN_CPUS=$pin \
 	QEMU_ARGS="$icount $plugin_args" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
 		LOGS=$logs "$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@" ||
 		die "$prefix-$v did not finish on $cpu (log: $logs/$name.log)"
@@ -223,13 +245,20 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	echo "bench-wall: $((SECONDS - t0)) s" >> "$logs/$name.log"
 }
 
-# A/B/C/D in one run: each CPU model boots every variant in turn.
+# A/B/C/D in one run: each CPU model boots every variant in turn, runs
+# times; the first run's logs are V-CPU.log, the next ones' V-CPU-rN.log.
+run_suffix() {
+	[ "$1" -eq 1 ] || echo "-r$1"
+}
 for cpu in $cpus; do
-	for v in $variants; do
-		# stress-ng and the build before the memory cgroups, which
-		# would stay behind them.
-		# shellcheck disable=SC2086
-		boot "$v" "$cpu" "$smp" "$v-$cpu" bench,stress,loops,build,memcg $params
+	for r in $(seq "$runs"); do
+		for v in $variants; do
+			# stress-ng and the build before the memory cgroups,
+			# which would stay behind them.
+			# shellcheck disable=SC2086
+			boot "$v" "$cpu" "$smp" "$v-$cpu$(run_suffix "$r")" \
+				bench,stress,loops,build,memcg $params
+		done
 	done
 done
 # IPIs and the TLB invalidations of memory cgroup churn: two CPUs online
@@ -239,11 +268,14 @@ done
 # The perf part (KVM, BENCH_PERF) runs here too, for the ping-pong.
 online=2
 for cpu in $cpus; do
-	for v in $variants; do
-		plugin_args=
-		[ -n "$plugin" ] && plugin_args="-plugin $plugin -d plugin -D $logs/$v-$cpu-ipi.tlbi"
-		# shellcheck disable=SC2086
-		boot "$v" "$cpu" "$smp" "$v-$cpu-ipi" "$smp_checks" $smp_params ${perf:+$params}
+	for r in $(seq "$runs"); do
+		for v in $variants; do
+			name=$v-$cpu-ipi$(run_suffix "$r")
+			plugin_args=
+			[ -n "$plugin" ] && plugin_args="-plugin $plugin -d plugin -D $logs/$name.tlbi"
+			# shellcheck disable=SC2086
+			boot "$v" "$cpu" "$smp" "$name" "$smp_checks" $smp_params ${perf:+$params}
+		done
 	done
 done
 online=1 plugin_args=
@@ -253,84 +285,18 @@ online=1 plugin_args=
 [ -n "$print" ] || for v in $variants; do
 	KSRC=$(tree "$v") "$top/scripts/build-initramfs.sh" "$prefix-$v"
 done
-# pcpu_off VARIANT: __per_cpu_start's offset from start_kernel (System.map), for
-# tlb_reach in kernels without KALLSYMS_ALL
-pcpu_off() {
-	local map=$BUILD/out/$prefix-$1/System.map s t
-	s=$(awk '$3 == "__per_cpu_start" { print $1 }' "$map" 2> /dev/null)
-	t=$(awk '$3 == "start_kernel" { print $1 }' "$map" 2> /dev/null)
-	[ -n "$s" ] && [ -n "$t" ] && echo $((0x${s#????} - 0x${t#????}))
-}
 for n in $overhead_smp; do
 	for v in $variants; do
 		off=
-		[ -n "$print" ] || off=$(pcpu_off "$v")
+		[ -n "$print" ] || off=$(pcpu_off "$BUILD/out/$prefix-$v")
 		boot "$v" max "$n" "$v-max-smp$n" meminfo,tlb_reach ${off:+guest.tlb_reach.pcpu_off=$off}
 	done
 done
 [ -z "$print" ] || exit 0
 
-"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
-	"$BUILD/out/$prefix-y/vmlinux" > "$logs/bloat-o-meter.txt"
-case " $variants " in *" f "*)
-	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
-		"$BUILD/out/$prefix-f/vmlinux" > "$logs/bloat-o-meter-fixup.txt" ;;
-esac
-case " $variants " in *" m "*)
-	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
-		"$BUILD/out/$prefix-m/vmlinux" > "$logs/bloat-o-meter-m74.txt" ;;
-esac
-
-# Emitted instructions of each this_cpu_*() (refcode/), every kernel side
-# by side.  The rules are the local mapping's, which =n (with
-# preempt_disable()) and the variants break by design: only the counts are
-# wanted here.
-# shellcheck disable=SC2046
-"$top/scripts/check-emitted-code.py" $(for v in $variants; do echo "$prefix-$v"; done) --no-targets \
-	> "$logs/emitted-code.txt" || true
-
-# What the properties table counts: lines of code (added, without KUnit
-# tests, in files of their own or not, and documentation); the fixup
-# table's size comes from the fixup kernel's boot message.
-loc() {	# loc TREE FROM TO
-	git -C "$1" diff -U0 "$2" "$3" -- . ':!Documentation' ':!MAINTAINERS' \
-		':!*kunit*' ':!*test*' | awk -f "$top/scripts/loc-added.awk"
-}
-{
-	echo "loc series=$(loc "$KSRC" "$BASE_TAG" "$series")"
-	[ -z "$fixup_tree" ] || echo "loc fixup=$(loc "$fixup_tree" HEAD~1 HEAD)"
-	[ -z "$m74_tree" ] || echo "loc m74=$(loc "$m74_tree" HEAD~1 HEAD)"
-} > "$logs/properties.txt"
-
-# With the option off the series must change no code: the base built with
-# the same fragments (the option does not exist there) against =n.  Not in
-# the quick run, to spare make check a third kernel build.
-if [ -z "$quick" ]; then
-	base_tree=$(base_tree)
-	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest "$GEOMETRY" bench
-	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
-		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
-fi
-
-# The run's description, kept with its logs, so that the report can be
-# written again from them (bench-report.py LOGDIR OUTDIR)
-{
-	echo "base=$base"
-	echo "series=$series ($npatches patches, tree $series_tree)"
-	[ -z "$m74" ] || echo "7.4=$m74 (bench/mainline-7.4/ on the series)"
-	[ -z "$fixup" ] || echo "fixup=$fixup (bench/entry-fixup/ on the series)"
-	echo "qemu=$(qemu-system-aarch64 --version | head -n 1)"
-	echo "accel=$ACCEL"
-	[ "$ACCEL" = kvm ] && echo "host cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
-	echo "cpus=$cpus"
-	echo "vCPUs=$smp possible, 1 online (maxcpus=1), 2 on the IPI and TLBI boots"
-	echo "config=allnoconfig + guest + $GEOMETRY + bench fragments"
-	echo "params=$params"
-	echo "params, two CPUs online=$smp_params"
-	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
-} > "$logs/meta.txt"
-# Debian's python3, which has matplotlib (host-tools.sh)
-PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results"
+# bloat-o-meter, the emitted code, the lines of code, the run's
+# description, the report, and the runs' statistics
+"$top/scripts/bench-summary.sh" "$logs" "$results"
 
 # The TLBIs of depopulation at 4, 64 and 512 possible CPUs (the plugin:
 # TCG only; not in the quick run, which make check runs)

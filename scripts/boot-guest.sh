@@ -63,6 +63,7 @@ fi
 qemu+=(-device virtio-serial-device -chardev "file,id=ktap,path=${ktap//,/,,}"
        -device virtconsole,chardev=ktap -monitor none
        -append "console=ttyAMA0 panic=-1 guest.checks=$checks $*")
+[ -z "${PIN_CPUS:-}" ] || qemu+=(-name "$name,debug-threads=on")
 if [ -n "${PRINT_QEMU:-}" ]; then
 	printf '%q ' "${qemu[@]}"
 	echo
@@ -76,6 +77,9 @@ rc=0
 # (or a signal to the group) reaches QEMU too rather than leaving the guest
 # running until the timeout.  QEMU then exits 0: the signal is raised again
 # once it is gone, so that the caller (make check) stops too.
+# PIN_CPUS=a,b,...: vCPU 0's thread on host CPU a, 1's on b, ... (make
+# bench under KVM), found by their names
+[ -z "${PIN_CPUS:-}" ] || "$top/scripts/pin-vcpus.sh" "path=${ktap//,/,,}" "$PIN_CPUS" &
 interrupted=
 trap 'interrupted=INT' INT
 trap 'interrupted=TERM' TERM

@@ -60,10 +60,11 @@ for prog in kexec-file bpf-percpu kvm-vcpus bench-loops; do
 done
 # The modules this build made (modules.order), not every .ko in $out: an
 # older build's, of a test the series no longer builds as a module, would
-# fail to load.  The reference modules are built apart, in refcode/.
+# fail to load.  The reference modules and make bench's are built apart,
+# in refcode/ and bench/.
 sed -n 's/\.o$/.ko/p' "$out/modules.order" |
 	while read -r ko; do cp "$out/$ko" "$root/lib/modules/"; done
-cp "$out"/refcode/*.ko "$root/lib/modules/" 2> /dev/null || true
+cp "$out"/refcode/*.ko "$out"/bench/*.ko "$root/lib/modules/" 2> /dev/null || true
 
 if [ -n "$bench" ]; then
 	"$top/scripts/initramfs-programs.sh" "$root" \

@@ -341,6 +341,14 @@ host)
 		grep -q "^boot y-max-ipi: .*guest.checks=ipi\\\\,memcg_churn\\\\,perf" "$scratch/plan" &&
 		! grep -q -- "-icount\|-plugin\|cortex-a57" "$scratch/plan" ||
 		{ echo "arm64 host with KVM: not the KVM bench with perf"; cat "$scratch/plan"; exit 1; }
+	# Five runs a kernel, in turn; two vCPUs pinned where the host has
+	# more CPUs than that
+	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm" BENCH_SMP=1
+	[ "$(sed -n 's/^boot \([a-z0-9-]*\): .*/\1/p' "$scratch/plan" | head -n 6 | paste -sd' ')" = \
+	  "m-max n-max y-max f-max m-max-r2 n-max-r2" ] &&
+		grep -q "^boot f-max-ipi-r5: .*-name f-max-ipi-r5.,debug-threads=on" "$scratch/plan" &&
+		! grep -q "^boot .*-r6" "$scratch/plan" ||
+		{ echo "KVM: not five interleaved runs with pinned vCPUs"; cat "$scratch/plan"; exit 1; }
 	for host in "HOST_ARCH=arm64 KVM_DEVICE=$scratch/none" "HOST_ARCH=amd64 KVM_DEVICE=$scratch/kvm" \
 		    "HOST_ARCH=arm64 KVM_DEVICE=$scratch/kvm ACCEL=tcg"; do
 		# shellcheck disable=SC2086
