@@ -165,8 +165,8 @@ def section(results):
             "to bench/results/scale.md), full flushes (flush_tlb_all(): every",
             "entry, user ones too):", ""]
     out += table(full, heads, 4, "  ")
-    out += ["", "and invalidations by address (4096 possible CPUs: older kernels,",
-            "run by hand, in scale.md):", ""]
+    out += ["", "and invalidations by address (4096 possible CPUs, the geometries",
+            "series', in scale.md):", ""]
     out += table(addr, heads, 4, "  ")
     out += ["", "Kernel code each way adds, in lines outside Documentation/, Kconfig,",
             "MAINTAINERS and its tests (7.4's way and the entry fixup as we model",
