@@ -60,12 +60,8 @@ kvm-guest:
 	@scripts/check-kvm-guest.sh lm-y-debug
 
 # make bench's KVM path (several interleaved runs, pinned vCPUs, perf stat,
-# medians and intervals) run by make check's kernel booted at EL2, for a
-# machine without KVM (scripts/bench-kvm-el2.sh); its figures are of no
-# hardware
+# medians and intervals) run by a guest booted at EL2, for a machine
+# without KVM (scripts/bench-kvm-el2.sh); its figures are of no hardware
 .PHONY: bench-kvm-el2
 bench-kvm-el2:
-	@scripts/host-tools.sh
-	@scripts/make-tree.sh
-	@scripts/build-kernel.sh lm-y-debug guest $${GEOMETRY:-debian-arm64} local-mapping-y series-kunit debug numa paths memhotplug werror
 	@scripts/bench-kvm-el2.sh
