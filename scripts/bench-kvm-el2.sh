@@ -51,6 +51,8 @@ done
 echo "$variants" > "$root/l2/bench/variants"
 echo "$params $smp_params" > "$root/l2/bench/args"
 echo "$overhead_smp" > "$root/l2/bench/smp"
+echo "$work_checks" > "$root/l2/bench/work_checks"
+echo "$smp_checks" > "$root/l2/bench/smp_checks"
 (cd "$BUILD/out/$host" && "$KSRC/usr/gen_initramfs.sh" -o initramfs-kvm-bench.cpio -u 0 -g 0 \
 	"$root" initramfs.extra)
 gzip -f -n "$BUILD/out/$host/initramfs-kvm-bench.cpio"

@@ -76,7 +76,7 @@ def runs(logdir):
 
 
 def fmt(x):
-    return f"{x:.2f}" if x < 100 else f"{x:,.0f}"
+    return f"{x:.2f}" if abs(x) < 100 else f"{x:,.0f}"
 
 
 def main():

@@ -125,6 +125,9 @@ extra_frags=()
 [ -n "$perf" ] && extra_frags=(perf)
 initramfs_args=(--bench)
 [ -n "$perf" ] && initramfs_args+=(--perf)
+# The workload boots' checks (stress-ng and the build before the memory
+# cgroups, which would stay behind them), and the two-CPU boots'
+work_checks=bench,stress,loops,build,memcg
 smp_checks=ipi,memcg_churn
 [ -n "$perf" ] && smp_checks=$smp_checks,perf
 
@@ -179,7 +182,8 @@ elif [ -z "$print" ]; then
 	esac
 	accel=$ACCEL
 	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 \
-		prefix quick accel variants cpus smp runs params smp_params overhead_smp; do
+		prefix quick accel variants cpus smp runs params smp_params overhead_smp \
+		work_checks smp_checks; do
 		printf '%s=%q\n' "$k" "${!k}"
 	done > "$logs/run.env"
 fi
@@ -253,11 +257,8 @@ run_suffix() {
 for cpu in $cpus; do
 	for r in $(seq "$runs"); do
 		for v in $variants; do
-			# stress-ng and the build before the memory cgroups,
-			# which would stay behind them.
 			# shellcheck disable=SC2086
-			boot "$v" "$cpu" "$smp" "$v-$cpu$(run_suffix "$r")" \
-				bench,stress,loops,build,memcg $params
+			boot "$v" "$cpu" "$smp" "$v-$cpu$(run_suffix "$r")" "$work_checks" $params
 		done
 	done
 done

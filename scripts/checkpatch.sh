@@ -13,7 +13,7 @@ cd "$KSRC"
 export PATH=/usr/bin:$PATH
 out=$(scripts/checkpatch.pl --strict --no-summary --show-types --color=never "$patch") && exit 0
 if [ "$(echo "$out" | grep -cE '^(ERROR|WARNING|CHECK):')" = 1 ] &&
-   echo "$out" | grep -q '^WARNING:FILE_PATH_CHANGES:'; then
+   grep -q '^WARNING:FILE_PATH_CHANGES:' <<< "$out"; then
 	covered=1
 	one=$(mktemp)
 	trap 'rm -f "$one"' EXIT

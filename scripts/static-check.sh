@@ -21,14 +21,14 @@ if [ -z "$files" ]; then
 fi
 built=$(ar t "$BUILD/out/$variant/vmlinux.a" 2> /dev/null || true)
 objs=$( { echo "$files" | sed -n 's/\.c$/.o/p'
-	  echo "$files" | grep -q '\.h$' && printf 'mm/percpu.o\nmm/vmstat.o\n'
+	  grep -q '\.h$' <<< "$files" && printf 'mm/percpu.o\nmm/vmstat.o\n'
 	} | sort -u | while read -r o; do
 		# In the build now: in vmlinux.a (a thin archive of the built-in
 		# objects), a module of modules.order, or the early boot code's
 		# (kernel/pi, its objects copied to .pi.o); an object or module
 		# left from an older build, or a .c file another one includes, is
 		# not
-		if echo "$built" | grep -q "\(^\|/\)$o\$" ||
+		if grep -q "\(^\|/\)$o\$" <<< "$built" ||
 		   grep -qx "$o" "$BUILD/out/$variant/modules.order" 2> /dev/null ||
 		   [ -f "$BUILD/out/$variant/${o%.o}.pi.o" ]; then
 			echo "$o"

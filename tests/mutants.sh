@@ -121,7 +121,7 @@ for m in "$@"; do
 		check:*)
 			"$top/scripts/guest-results.py" --failed "/${c#check:}" "$ktap" 2> /dev/null ;;
 		*)	# a case of a built-in suite (boot run) or of a module's
-			echo "$res" | grep -q "\[FAILED\] $c$" ||
+			grep -q "\[FAILED\] $c$" <<< "$res" ||
 				"$top/scripts/guest-results.py" --failed "$c" "$ktap" 2> /dev/null ;;
 		esac || missed="$missed $c"
 	done
