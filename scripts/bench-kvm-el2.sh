@@ -50,7 +50,8 @@ for v in $variants; do
 done
 echo "$variants" > "$root/l2/bench/variants"
 echo "$params $smp_params" > "$root/l2/bench/args"
-echo "$overhead_smp" > "$root/l2/bench/smp"
+echo "$smp" > "$root/l2/bench/smp"
+echo "$overhead_smp" > "$root/l2/bench/overhead_smp"
 echo "$work_checks" > "$root/l2/bench/work_checks"
 echo "$smp_checks" > "$root/l2/bench/smp_checks"
 (cd "$BUILD/out/$host" && "$KSRC/usr/gen_initramfs.sh" -o initramfs-kvm-bench.cpio -u 0 -g 0 \

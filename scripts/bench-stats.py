@@ -30,19 +30,26 @@ spec.loader.exec_module(bench_report)
 # Student's t for a two-sided 95% interval, by degrees of freedom
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447,
        7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086,
-       30: 2.042}
+       30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+# The figures' resolution: an interval is never narrower than this, in
+# the figure's unit and as a fraction of it, so that runs that happen to
+# agree (a rounded 0.00, a count) do not make any difference significant
+FLOOR, FLOOR_REL = 0.005, 0.005
 NAMES = {"m": "7.4", "n": "=n", "y": "=y", "f": "fixup"}
 LOG = re.compile(r"^([mnyf])-([\w-]+?)(?:-r(\d+))?\.log$")
 
 
 def t95(df):
-    return T95[max(k for k in T95 if k <= df)] if df < 30 else 1.96
+    """t for df degrees of freedom, or for the next lower df in the table
+    (a larger t: a wider interval)"""
+    return T95[max(k for k in T95 if k <= df)]
 
 
 def interval(xs):
     """(median, low, high) of the runs xs"""
     mean = statistics.fmean(xs)
-    half = t95(len(xs) - 1) * statistics.stdev(xs) / len(xs) ** 0.5
+    half = max(t95(len(xs) - 1) * statistics.stdev(xs) / len(xs) ** 0.5,
+               FLOOR, FLOOR_REL * abs(mean))
     return statistics.median(xs), mean - half, mean + half
 
 
@@ -91,7 +98,7 @@ def main():
            "interval of their mean]; =y's change is of the medians, "
            "**significant** only when the two intervals do not overlap.  "
            "Every figure is a cost: more is worse.", ""]
-    behind = []
+    behind, missing = [], []
     for cpu, by_v in sorted(data.items()):
         variants = [v for v in "mnyf" if v in by_v]
         few = [v for v in variants if len(by_v[v]) < 2]
@@ -99,8 +106,10 @@ def main():
             sys.exit(f"error: {cpu}: fewer than two runs of "
                      f"{', '.join(NAMES[v] for v in few or ['y'])}")
         others = [v for v in variants if v != "y"]
-        names = sorted(set.intersection(
-            *(set(r) for v in variants for r in by_v[v])))
+        every = [set(r) for v in variants for r in by_v[v]]
+        names = sorted(set.intersection(*every))
+        missing += [f"{name} on {cpu}: not in every run of every kernel"
+                    for name in sorted(set.union(*every) - set(names))]
         out += [f"## {cpu}: {min(len(by_v[v]) for v in variants)} runs "
                 "a kernel or more", "",
                 "| figure | " + " | ".join(NAMES[v] for v in variants) + " | "
@@ -122,6 +131,9 @@ def main():
         out.append("")
     out += ["## Where =y is significantly behind", ""]
     out += behind or ["- nowhere"]
+    if missing:
+        out += ["", "## Missing (not in these tables)", ""]
+        out += [f"- {m}" for m in missing]
     text = "\n".join(out) + "\n"
     if len(sys.argv) == 3:
         with open(sys.argv[2], "w") as f:

@@ -17,6 +17,8 @@ results=${2:?usage: bench-summary.sh LOGDIR RESULTS}
 [ -f "$logs/run.env" ] || die "no run described in $logs (run.env)"
 # shellcheck disable=SC1091
 . "$logs/run.env"
+[ -n "${prefix:-}" ] && [ -n "${runs:-}" ] ||
+	die "$logs/run.env is an older bench.sh's: run make bench again"
 mkdir -p "$results"
 
 "$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-n/vmlinux" \
@@ -72,21 +74,27 @@ fi
 	echo "accel=$accel"
 	if [ "$accel" = kvm ]; then
 		echo "host cpu=${BENCH_HOST_CPU:-$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)}"
-		echo "host governor=${BENCH_HOST_GOVERNOR:-$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2> /dev/null || echo none)}"
+		# every CPU's, the vCPUs' among them
+		echo "host governor=${BENCH_HOST_GOVERNOR:-$(sort -u /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor 2> /dev/null | paste -sd, | grep . || echo none)}"
 		echo "host kernel=${BENCH_HOST_KERNEL:-$(uname -r)}"
 	fi
 	echo "cpus=$cpus"
 	echo "vCPUs=$smp possible, 1 online (maxcpus=1), 2 on the IPI and TLBI boots"
 	echo "runs=$runs"
+	[ "$accel" = kvm ] && echo "vCPU threads pinned to host CPUs=${pin:-no (no more host CPUs than vCPUs)}"
 	echo "config=allnoconfig + guest + $GEOMETRY + bench fragments"
 	echo "params=$params"
 	echo "params, two CPUs online=$smp_params"
 	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
 } > "$logs/meta.txt"
-# Debian's python3, which has matplotlib (host-tools.sh)
-PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results"
-
+# Debian's python3, which has matplotlib (host-tools.sh).  The runs'
+# statistics whatever the report says (its status is the script's): an
+# older stats.md must not outlive its run.
+rm -f "$results/stats.md"
+rc=0
+PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$logs" "$results" || rc=$?
 if [ "$runs" -gt 1 ]; then
-	python3 "$top/scripts/bench-stats.py" "$logs" "$results/stats.md"
+	python3 "$top/scripts/bench-stats.py" "$logs" "$results/stats.md" || rc=1
 	note "$runs runs a kernel: their medians and intervals in $results/stats.md"
 fi
+exit $rc

@@ -83,11 +83,12 @@ smp=${BENCH_SMP:-4}
 runs=${BENCH_RUNS:-}
 [ -n "$runs" ] || { [ "$ACCEL" = kvm ] && runs=5 || runs=1; }
 case $runs in [1-9]|[1-9][0-9]) ;; *) die "BENCH_RUNS=$runs: a number of runs, 1 to 99" ;; esac
-# vCPU n on host CPU n + 1 (CPU 0 for QEMU's other threads), when the host
-# has the CPUs
+# vCPU n on the (n + 2)th CPU this process may use, the first left to the
+# rest (QEMU's other threads are not pinned), when there are that many
 pin=
-if [ "$ACCEL" = kvm ] && [ "$(nproc)" -gt "$smp" ]; then
-	pin=$(seq -s, 1 "$smp")
+if [ "$ACCEL" = kvm ]; then
+	allowed=$(allowed_cpus | sed -n "2,$((smp + 1))p" | paste -sd,)
+	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$smp" ] || pin=$allowed
 fi
 if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
@@ -162,6 +163,8 @@ fi
 # What is built, read now: the tree may move while the guests run (and
 # kept, for a run that BENCH_RESUME finishes)
 if [ -n "$resume" ]; then
+	# (a run of an older bench.sh had one run a kernel)
+	runs=1
 	# shellcheck disable=SC1091
 	. "$logs/run.env"
 	note "finishing the run of series $series ($npatches patches): its kernels as built"
@@ -181,7 +184,7 @@ elif [ -z "$print" ]; then
 		m74=$(git -C "$m74_tree" log -1 --format='%h %s') ;;
 	esac
 	accel=$ACCEL
-	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 \
+	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 pin \
 		prefix quick accel variants cpus smp runs params smp_params overhead_smp \
 		work_checks smp_checks; do
 		printf '%s=%q\n' "$k" "${!k}"

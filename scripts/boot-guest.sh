@@ -63,7 +63,7 @@ fi
 qemu+=(-device virtio-serial-device -chardev "file,id=ktap,path=${ktap//,/,,}"
        -device virtconsole,chardev=ktap -monitor none
        -append "console=ttyAMA0 panic=-1 guest.checks=$checks $*")
-[ -z "${PIN_CPUS:-}" ] || qemu+=(-name "$name,debug-threads=on")
+[ -z "${PIN_CPUS:-}" ] || qemu+=(-name "$name,debug-threads=on" -pidfile "$LOGS/$name.pid")
 if [ -n "${PRINT_QEMU:-}" ]; then
 	printf '%q ' "${qemu[@]}"
 	echo
@@ -71,15 +71,15 @@ if [ -n "${PRINT_QEMU:-}" ]; then
 fi
 mkdir -p "$LOGS"
 note "booting $variant on -cpu $cpu -smp $smp (log: $log)"
-rm -f "$ktap"
+rm -f "$ktap" "$LOGS/$name.pid" "$log.pin"
 rc=0
+# PIN_CPUS=a,b,...: vCPU 0's thread on host CPU a, 1's on b, ... (make
+# bench under KVM), found by their names
+[ -z "${PIN_CPUS:-}" ] || "$top/scripts/pin-vcpus.sh" "$LOGS/$name.pid" "$PIN_CPUS" 2>> "$log.pin" &
 # --foreground: timeout stays in the caller's process group, so a Ctrl-C
 # (or a signal to the group) reaches QEMU too rather than leaving the guest
 # running until the timeout.  QEMU then exits 0: the signal is raised again
 # once it is gone, so that the caller (make check) stops too.
-# PIN_CPUS=a,b,...: vCPU 0's thread on host CPU a, 1's on b, ... (make
-# bench under KVM), found by their names
-[ -z "${PIN_CPUS:-}" ] || "$top/scripts/pin-vcpus.sh" "path=${ktap//,/,,}" "$PIN_CPUS" &
 interrupted=
 trap 'interrupted=INT' INT
 trap 'interrupted=TERM' TERM

@@ -166,3 +166,10 @@ pcpu_off() {
 	t=$(awk '$3 == "start_kernel" { print $1 }' "$map" 2> /dev/null)
 	[ -n "$s" ] && [ -n "$t" ] && echo $((0x${s#????} - 0x${t#????}))
 }
+
+# allowed_cpus: the CPUs this process may run on, one number a line
+# (Cpus_allowed_list: a cpuset or taskset may leave out CPU 0, or others)
+allowed_cpus() {
+	sed -n 's/^Cpus_allowed_list:\s*//p' /proc/self/status | tr , '\n' |
+		while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done
+}
