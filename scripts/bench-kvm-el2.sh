@@ -74,6 +74,8 @@ grep -a 'kvm_bench:' "$log" | tr -d '\r'
 "$top/scripts/guest-results.py" --passed /kvm_bench "${log%.log}.ktap" ||
 	die "a nested boot failed (log: $log, the nested boots': $logs)"
 
+# kvm_bench pinned the online vCPUs, vCPU n to the EL2 guest's CPU n + 1
+printf 'pin=%q\n' "1,2 of the EL2 guest's CPUs (guest/checks/kvm_bench)" >> "$logs/run.env"
 BENCH_QEMU="$(sed -n "s/.*kvm_bench: \(QEMU emulator[^,]*\),.*/\1/p" "$log" | head -n 1) (Debian's, in the EL2 guest)" \
 BENCH_HOST_CPU="the EL2 guest's 3 vCPUs: QEMU TCG -cpu max on $(lscpu | sed -n 's/^Model name: *//p' | head -n 1) (no hardware figure)" \
 BENCH_HOST_GOVERNOR=none \
