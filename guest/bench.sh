@@ -23,3 +23,25 @@ memcg_dir() {
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
 	mkdir -p "/sys/fs/cgroup/$1"
 }
+
+# perf_stat WORKLOAD COMMAND...: COMMAND under perf stat, system-wide, one
+# line per counter, "perf: WORKLOAD EVENT COUNT" (COUNT "n/a" where the
+# vCPU's PMU lacks the event); fails if COMMAND does, or if no cycles were
+# counted (every PMU counts them: without them the guest has no PMU).
+# dTLB-load-misses and iTLB-load-misses are L1 TLB refills (arm_pmuv3's
+# cache map); r34 and r35, DTLB_WALK and ITLB_WALK, the refills that
+# walked the tables, where per-CPU top-level tables would show.
+perf_stat() {
+	w=$1
+	shift
+	# -x,: CSV, the count first and the event third
+	perf stat -a -x, -o /tmp/perf.csv \
+		-e cycles,instructions,dTLB-loads,dTLB-load-misses,iTLB-load-misses,r34,r35 "$@" ||
+		{ echo "perf: $* failed"; return 1; }
+	awk -F, -v w="$w" '$3 != "" && $1 !~ /^#/ {
+		c = ($1 ~ /^[0-9]+$/) ? $1 : "n/a"
+		print "perf: " w " " $3 " " c
+	}' /tmp/perf.csv | tee /tmp/perf.lines
+	grep -q "^perf: $w cycles [0-9]" /tmp/perf.lines ||
+		{ echo "perf: no cycles counted for $w (no PMU in the guest?)"; return 1; }
+}

@@ -54,6 +54,7 @@ echo "$smp" > "$root/l2/bench/smp"
 echo "$overhead_smp" > "$root/l2/bench/overhead_smp"
 echo "$work_checks" > "$root/l2/bench/work_checks"
 echo "$smp_checks" > "$root/l2/bench/smp_checks"
+echo "$kbuild_params" > "$root/l2/bench/kbuild_params"
 (cd "$BUILD/out/$host" && "$KSRC/usr/gen_initramfs.sh" -o initramfs-kvm-bench.cpio -u 0 -g 0 \
 	"$root" initramfs.extra)
 gzip -f -n "$BUILD/out/$host/initramfs-kvm-bench.cpio"
@@ -61,6 +62,9 @@ gzip -f -n "$BUILD/out/$host/initramfs-kvm-bench.cpio"
 log=$LOGS/kvm-bench.log
 rm -f "$logs"/*.log
 rc=0
+# The kernel build's root filesystem, the EL2 guest's first disk, which
+# it hands on to each nested kernel build
+QEMU_ARGS="-drive file=$kbuild_img,format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb" \
 QEMU_MACHINE=virt,gic-version=3,virtualization=on MEM=4G SMP=3 \
 	GUEST_INITRD=$BUILD/out/$host/initramfs-kvm-bench.cpio.gz GUEST_CHECKS=kvm_bench \
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-5400} \

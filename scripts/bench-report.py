@@ -177,7 +177,7 @@ def main():
     # tables here are of the first
     cpus = sorted({os.path.basename(p)[2:-4] for p in
                    glob.glob(os.path.join(logdir, "[ny]-*.log"))
-                   if "-smp" not in p and "-ipi" not in p
+                   if "-smp" not in p and "-ipi" not in p and "-kbuild" not in p
                    and not re.search(r"-r\d+\.log$", p)})
     have = lambda v: bool(glob.glob(os.path.join(logdir, f"{v}-*.log")))
     vs = ("my" if have("m") else "ny") + ("n" if have("m") else "") + \
@@ -442,6 +442,35 @@ def main():
                     "r35 but counts nothing for them).", ""]
             out += heads("loop", "event")
             for k in keys:
+                vals = [p[v]["perf"][k] for v in vs]
+                if None in vals or (not kvm and k[1] in TCG_UNCOUNTED):
+                    out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")
+                else:
+                    out.append(row(k, vals))
+            out.append("")
+
+    # The kernel build (guest/checks/kbuild: KVM, or BENCH_KBUILD=1)
+    kb = {v: os.path.join(logdir, f"{v}-max-kbuild.log") for v in vs}
+    if any(os.path.exists(kb[v]) for v in vs):
+        p = {v: parse(kb[v]) for v in vs if os.path.exists(kb[v])}
+        if len(p) < len(vs) or any("kbuild" not in p[v]["workload"] for v in vs):
+            missing.append("kernel build: no 'workload: kbuild' in every "
+                           "v-max-kbuild.log")
+        else:
+            cmd = p["n"]["workload"]["kbuild"][2]
+            out += ["## A kernel build in the guest", "",
+                    f"`{cmd}`: the base's tree built by Debian's gcc in a "
+                    "Debian arm64 root filesystem (scripts/build-rootfs.sh, "
+                    "a read-only virtio disk; the output in the guest's "
+                    "memory), every vCPU online; perf stat's counters "
+                    "around it, all CPUs.", ""]
+            out += heads("", "runs")
+            vals = [p[v]["workload"]["kbuild"][1] for v in vs]
+            out.append(row((f"kernel build, {unit}",
+                            p["n"]["workload"]["kbuild"][0]), vals))
+            lose("the kernel build", vals, WORKLOAD_NOISE)
+            for k in [k for k in p["n"]["perf"]
+                      if all(k in p[v]["perf"] for v in vs)]:
                 vals = [p[v]["perf"][k] for v in vs]
                 if None in vals or (not kvm and k[1] in TCG_UNCOUNTED):
                     out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")

@@ -35,6 +35,12 @@
 # alike), each vCPU thread pinned to a host CPU of its own (PIN_CPUS of
 # boot-guest.sh); bench-stats.py then writes their medians and 95%
 # confidence intervals to stats.md.
+# Under KVM the workloads include a kernel build (guest/checks/kbuild):
+# the base built by Debian's gcc in a Debian arm64 root filesystem
+# (build-rootfs.sh, a virtio disk), make -j with as many vCPUs as the host
+# gives (the CPUs this process may use but one, BENCH_KBUILD_CPUS),
+# pinned; BENCH_KBUILD_CONFIG and BENCH_KBUILD_TARGET (tinyconfig,
+# vmlinux) say what it builds; BENCH_KBUILD=1 adds it to a TCG run.
 # BENCH_PRINT=1: print what would be built and the QEMU command line of
 # every boot, and stop (tests/tooling.sh checks the KVM plan on amd64).
 # BENCH_BUILD_ONLY=1: build the kernels and initramfs of the plan, describe
@@ -62,9 +68,10 @@ print=${BENCH_PRINT:-}
 resume=${BENCH_RESUME:-}
 build_only=${BENCH_BUILD_ONLY:-}
 unset PRINT_QEMU
+kbuild=${BENCH_KBUILD:-}
 case $ACCEL in
 tcg)	;;
-kvm)	perf=1 ;;
+kvm)	perf=1 kbuild=${BENCH_KBUILD:-1} ;;
 *)	die "ACCEL=$ACCEL: tcg or kvm" ;;
 esac
 export ACCEL
@@ -90,6 +97,20 @@ if [ "$ACCEL" = kvm ]; then
 	allowed=$(allowed_cpus | sed -n "2,$((smp + 1))p" | paste -sd,)
 	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$smp" ] || pin=$allowed
 fi
+# The kernel build's vCPUs: all the host gives but one (left to the rest
+# of QEMU), each pinned to a CPU of its own under KVM
+kbuild_cpus=${BENCH_KBUILD_CPUS:-$(($(allowed_cpus | wc -l) - 1))}
+[ "$kbuild_cpus" -ge 1 ] || kbuild_cpus=1
+kbuild_pin=
+if [ "$ACCEL" = kvm ]; then
+	allowed=$(allowed_cpus | sed -n "2,$((kbuild_cpus + 1))p" | paste -sd,)
+	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$kbuild_cpus" ] || kbuild_pin=$allowed
+fi
+# (the quick plan's: the configuration and fixdep only, about 2 minutes
+# of one TCG vCPU)
+kbuild_target=vmlinux
+[ -z "$quick" ] || kbuild_target=scripts_basic
+kbuild_params="guest.kbuild.config=${BENCH_KBUILD_CONFIG:-tinyconfig} guest.kbuild.target=${BENCH_KBUILD_TARGET:-$kbuild_target}"
 if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
 	params="$params guest.stress.vm=256 guest.stress.vm_bytes=16M guest.stress.mmapfork=1"
@@ -124,6 +145,7 @@ icount=
 [ "$ACCEL" = tcg ] && icount="-icount shift=0,sleep=off"
 extra_frags=()
 [ -n "$perf" ] && extra_frags=(perf)
+[ -n "$kbuild" ] && extra_frags+=(kbuild)
 initramfs_args=(--bench)
 [ -n "$perf" ] && initramfs_args+=(--perf)
 # The workload boots' checks (stress-ng and the build before the memory
@@ -137,6 +159,7 @@ if [ -n "$print" ]; then
 	echo "compiler=$(command -v "${CROSS_COMPILE}gcc" || echo "${CROSS_COMPILE}gcc (not installed)")"
 	echo "logs=$logs"
 	echo "results=$results"
+	kbuild_img=$BUILD/rootfs/kbuild.img
 	plugin=
 	[ "$ACCEL" = tcg ] && plugin=$BUILD/tools/tlbi-count.so
 elif [ -n "$resume" ]; then
@@ -163,8 +186,9 @@ fi
 # What is built, read now: the tree may move while the guests run (and
 # kept, for a run that BENCH_RESUME finishes)
 if [ -n "$resume" ]; then
-	# (a run of an older bench.sh had one run a kernel)
-	runs=1
+	# (a run of an older bench.sh had one run a kernel, and no kernel
+	# build)
+	runs=1 kbuild=
 	# shellcheck disable=SC1091
 	. "$logs/run.env"
 	note "finishing the run of series $series ($npatches patches): its kernels as built"
@@ -184,9 +208,11 @@ elif [ -z "$print" ]; then
 		m74=$(git -C "$m74_tree" log -1 --format='%h %s') ;;
 	esac
 	accel=$ACCEL
+	kbuild_img=
+	[ -z "$kbuild" ] || kbuild_img=$("$top/scripts/build-rootfs.sh")
 	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 pin \
 		prefix quick accel variants cpus smp runs params smp_params overhead_smp \
-		work_checks smp_checks; do
+		work_checks smp_checks kbuild kbuild_cpus kbuild_pin kbuild_params kbuild_img; do
 		printf '%s=%q\n' "$k" "${!k}"
 	done > "$logs/run.env"
 fi
@@ -222,8 +248,9 @@ for v in $variants; do
 done
 [ -z "$build_only" ] || { note "built: the run is described in $logs/run.env"; exit 0; }
 
-# online: the CPUs a boot brings up; plugin_args: QEMU's plugin options
-online=1 plugin_args=
+# online: the CPUs a boot brings up; plugin_args and disk_args: QEMU's
+# plugin and disk options
+online=1 plugin_args= disk_args=
 boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	local v=$1 cpu=$2 n=$3 name=$4 checks=$5
 	shift 5
@@ -235,7 +262,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	set -- "maxcpus=$online" "$@"
 	if [ -n "$print" ]; then
 		echo "boot $name: $(PRINT_QEMU=1 PIN_CPUS=$pin SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
-			QEMU_ARGS="$icount $plugin_args" LOGS=$logs \
+			QEMU_ARGS="$icount $plugin_args $disk_args" LOGS=$logs \
 			"$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@")"
 		return
 	fi
@@ -243,7 +270,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	# while kernels build beside it: room beyond boot-guest.sh's default
 	# limit of 10 minutes.
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} PIN_CPUS=$pin \
-	QEMU_ARGS="$icount $plugin_args" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+	QEMU_ARGS="$icount $plugin_args $disk_args" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
 		LOGS=$logs "$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@" ||
 		die "$prefix-$v did not finish on $cpu (log: $logs/$name.log)"
 	# A workload that failed would be missing from the report.
@@ -282,7 +309,18 @@ for cpu in $cpus; do
 		done
 	done
 done
-online=1 plugin_args=
+# The kernel build, with every vCPU it has online, the root filesystem's
+# image read-only
+online=$kbuild_cpus
+disk_args="-drive file=$kbuild_img,format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb"
+[ -z "$kbuild" ] || for r in $(seq "$runs"); do
+	for v in $variants; do
+		# shellcheck disable=SC2086
+		pin=$kbuild_pin boot "$v" max "$kbuild_cpus" "$v-max-kbuild$(run_suffix "$r")" kbuild \
+			$kbuild_params
+	done
+done
+online=1 plugin_args= disk_args=
 # Memory overhead against the number of vCPUs: a boot with no workload,
 # and the boot tests' initramfs: the workloads' programs and headers
 # (about 50 MB in the initramfs) would count as used memory.

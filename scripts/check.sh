@@ -190,16 +190,26 @@ for cpu in max cortex-a57; do
 	t "kexec:$cpu" "$top/scripts/check-kexec.sh" "$variant" "$cpu"
 done
 # The core series alone, as it is posted first (patches/core/, without the
-# follow-ups): a kernel of its own, booted on LSE and LL/SC with its
-# suites, the module suite and CPU hotplug.  The guest's own config, no
-# debug options (the top's boots above have them): a new kernel in CI
-# must fit, and this one builds in about 9 minutes cold on 2 cores.
+# follow-ups): its suites as a maintainer runs them, with the tree's
+# kunit.py and the core's .kunitconfig files (kunit.py's own arm64 kernel:
+# 4K pages, 48-bit VA, -cpu max, 4 vCPUs); and a kernel of its own, booted
+# on LL/SC with its suites, the module suite and CPU hotplug (the guest's
+# own config, no debug options: the top's boots above have them).  kunit.py
+# replaces that kernel's boot on LSE: the suites are the same, and the
+# module and hotplug checks on LSE run on the top's boots.
 if core_tree=$("$top/scripts/series-tree.sh" core 2> "$test_logs/core-tree.log"); then
+	if t "kunit.py:core" "$top/scripts/kunit-py.sh" "$core_tree" "$BUILD/out/kunit-core${LLVM:+-clang}" \
+		arch/arm64/mm/.kunitconfig mm/tests/percpu_local_mapping.kunitconfig \
+		mm/tests/percpu_this_cpu.kunitconfig; then
+		for suite in arm64_cpu_pgd percpu_local_mapping percpu_this_cpu; do
+			t "suite:kunit.py:$suite" grep -qE "=+ \[PASSED\] $suite =+" "$test_logs/kunit.py_core.log"
+		done
+	fi
 	cv=core-y${LLVM:+-clang}
 	if t "build:$cv" env KSRC="$core_tree" "$top/scripts/build-kernel.sh" "$cv" \
 		guest "$GEOMETRY" local-mapping-y series-kunit werror &&
 	   t "build:$cv-initramfs" env KSRC="$core_tree" "$top/scripts/build-initramfs.sh" "$cv"; then
-		for cpu in max cortex-a57; do
+		for cpu in cortex-a57; do
 			name=core-$cpu
 			log=$LOGS/check-$name.log
 			SMP=4 GUEST_CHECKS=kunit_modules,hotplug,percpu_test t "boot:$name" \

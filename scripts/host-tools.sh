@@ -36,6 +36,7 @@ need=(
 	make:make
 	gcc:gcc
 	dpkg-deb:dpkg
+	mke2fs:e2fsprogs
 	apt-get:apt
 	timeout:coreutils
 	b4:b4
