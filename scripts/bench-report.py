@@ -175,10 +175,9 @@ def main():
     missing = []
     # A KVM run's later runs (V-CPU-rN.log) are bench-stats.py's: the
     # tables here are of the first
-    cpus = sorted({os.path.basename(p)[2:-4] for p in
-                   glob.glob(os.path.join(logdir, "[ny]-*.log"))
-                   if "-smp" not in p and "-ipi" not in p and "-kbuild" not in p
-                   and not re.search(r"-r\d+\.log$", p)})
+    cpus = sorted({b[2:-4] for b in map(os.path.basename,
+                                        glob.glob(os.path.join(logdir, "[ny]-*.log")))
+                   if not re.search(r"-(smp\d+|ipi|kbuild)(-r\d+)?\.log$|-r\d+\.log$", b)})
     have = lambda v: bool(glob.glob(os.path.join(logdir, f"{v}-*.log")))
     vs = ("my" if have("m") else "ny") + ("n" if have("m") else "") + \
         ("f" if have("f") else "")

@@ -68,18 +68,20 @@ print=${BENCH_PRINT:-}
 resume=${BENCH_RESUME:-}
 build_only=${BENCH_BUILD_ONLY:-}
 unset PRINT_QEMU
-kbuild=${BENCH_KBUILD:-}
+kbuild=${BENCH_KBUILD-}
 case $ACCEL in
 tcg)	;;
-kvm)	perf=1 kbuild=${BENCH_KBUILD:-1} ;;
+kvm)	perf=1 kbuild=${BENCH_KBUILD-1} ;;
 *)	die "ACCEL=$ACCEL: tcg or kvm" ;;
 esac
+[ "$kbuild" != 0 ] || kbuild=
 export ACCEL
 results=${BENCH_RESULTS:-$top/bench/results}
 prefix=bench
 [ -n "$quick" ] && prefix=bench-quick
 [ "$ACCEL" = kvm ] && prefix=$prefix-kvm
 [ "$ACCEL" = tcg ] && [ -n "$perf" ] && prefix=$prefix-perf
+[ "$ACCEL" = tcg ] && [ -n "$kbuild" ] && prefix=$prefix-kbuild
 logs=$LOGS/$prefix
 # Only the TCG run of record writes to bench/results
 [ "$prefix" = bench ] || results=${BENCH_RESULTS:-$BUILD/$prefix}
@@ -97,19 +99,32 @@ if [ "$ACCEL" = kvm ]; then
 	allowed=$(allowed_cpus | sed -n "2,$((smp + 1))p" | paste -sd,)
 	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$smp" ] || pin=$allowed
 fi
-# The kernel build's vCPUs: all the host gives but one (left to the rest
-# of QEMU), each pinned to a CPU of its own under KVM
-kbuild_cpus=${BENCH_KBUILD_CPUS:-$(($(allowed_cpus | wc -l) - 1))}
-[ "$kbuild_cpus" -ge 1 ] || kbuild_cpus=1
+# The kernel build's vCPUs: under KVM all the host gives but one (left to
+# the rest of QEMU), each pinned to a CPU of its own; under TCG one (with
+# -icount the vCPUs take turns on one thread).  Its memory: 1G and 192M a
+# vCPU (a compiler job's), within what the host has free.
+kbuild_cpus=${BENCH_KBUILD_CPUS:-1}
+[ "$ACCEL" = tcg ] || kbuild_cpus=${BENCH_KBUILD_CPUS:-$(($(allowed_cpus | wc -l) - 1))}
+case $kbuild_cpus in [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; 0) kbuild_cpus=1 ;;
+*) die "BENCH_KBUILD_CPUS=$kbuild_cpus: a number of vCPUs, 1 to 999" ;; esac
+kbuild_mem=${BENCH_KBUILD_MEM:-$((1024 + 192 * kbuild_cpus))M}
+case $kbuild_mem in [1-9]*[MG]) ;; *) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
+if [ -n "$kbuild" ] && [ -z "$print" ]; then
+	mb=${kbuild_mem%[MG]}
+	[ "${kbuild_mem: -1}" = M ] || mb=$((mb * 1024))
+	free=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+	[ "$mb" -le "$free" ] ||
+		die "the kernel build's guest needs ${mb}M (BENCH_KBUILD_MEM), the host has ${free}M free: set BENCH_KBUILD_CPUS or BENCH_KBUILD_MEM lower, or BENCH_KBUILD=0"
+fi
 kbuild_pin=
 if [ "$ACCEL" = kvm ]; then
 	allowed=$(allowed_cpus | sed -n "2,$((kbuild_cpus + 1))p" | paste -sd,)
 	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$kbuild_cpus" ] || kbuild_pin=$allowed
 fi
-# (the quick plan's: the configuration and fixdep only, about 2 minutes
-# of one TCG vCPU)
+# (the quick plan's and TCG's: the configuration and fixdep only, about 2
+# minutes of one TCG vCPU)
 kbuild_target=vmlinux
-[ -z "$quick" ] || kbuild_target=scripts_basic
+[ -z "$quick" ] && [ "$ACCEL" = kvm ] || kbuild_target=scripts_basic
 kbuild_params="guest.kbuild.config=${BENCH_KBUILD_CONFIG:-tinyconfig} guest.kbuild.target=${BENCH_KBUILD_TARGET:-$kbuild_target}"
 if [ -n "$quick" ]; then
 	params="guest.bench.loops=2000 guest.bench.objs=2048 guest.memcg.count=100"
@@ -146,6 +161,8 @@ icount=
 extra_frags=()
 [ -n "$perf" ] && extra_frags=(perf)
 [ -n "$kbuild" ] && extra_frags+=(kbuild)
+# (in run.env: the base's build for bloat-o-meter takes them too)
+frags_extra=${extra_frags[*]}
 initramfs_args=(--bench)
 [ -n "$perf" ] && initramfs_args+=(--perf)
 # The workload boots' checks (stress-ng and the build before the memory
@@ -188,7 +205,7 @@ fi
 if [ -n "$resume" ]; then
 	# (a run of an older bench.sh had one run a kernel, and no kernel
 	# build)
-	runs=1 kbuild=
+	runs=1 kbuild= kbuild_img=
 	# shellcheck disable=SC1091
 	. "$logs/run.env"
 	note "finishing the run of series $series ($npatches patches): its kernels as built"
@@ -212,7 +229,8 @@ elif [ -z "$print" ]; then
 	[ -z "$kbuild" ] || kbuild_img=$("$top/scripts/build-rootfs.sh")
 	for k in base series series_tree npatches fixup_tree fixup m74_tree m74 pin \
 		prefix quick accel variants cpus smp runs params smp_params overhead_smp \
-		work_checks smp_checks kbuild kbuild_cpus kbuild_pin kbuild_params kbuild_img; do
+		work_checks smp_checks kbuild kbuild_cpus kbuild_pin kbuild_mem kbuild_params kbuild_img \
+		frags_extra; do
 		printf '%s=%q\n' "$k" "${!k}"
 	done > "$logs/run.env"
 fi
@@ -261,7 +279,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	fi
 	set -- "maxcpus=$online" "$@"
 	if [ -n "$print" ]; then
-		echo "boot $name: $(PRINT_QEMU=1 PIN_CPUS=$pin SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+		echo "boot $name: $(PRINT_QEMU=1 PIN_CPUS=$pin SMP=$n MEM=${mem:-${BENCH_MEM:-2G}} GUEST_CHECKS=$checks \
 			QEMU_ARGS="$icount $plugin_args $disk_args" LOGS=$logs \
 			"$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@")"
 		return
@@ -270,7 +288,7 @@ boot() {	# boot VARIANT CPU SMP NAME CHECKS ARGS...
 	# while kernels build beside it: room beyond boot-guest.sh's default
 	# limit of 10 minutes.
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} PIN_CPUS=$pin \
-	QEMU_ARGS="$icount $plugin_args $disk_args" SMP=$n MEM=${BENCH_MEM:-2G} GUEST_CHECKS=$checks \
+	QEMU_ARGS="$icount $plugin_args $disk_args" SMP=$n MEM=${mem:-${BENCH_MEM:-2G}} GUEST_CHECKS=$checks \
 		LOGS=$logs "$top/scripts/boot-guest.sh" "$prefix-$v" "$cpu" "$name" "$@" ||
 		die "$prefix-$v did not finish on $cpu (log: $logs/$name.log)"
 	# A workload that failed would be missing from the report.
@@ -311,12 +329,12 @@ for cpu in $cpus; do
 done
 # The kernel build, with every vCPU it has online, the root filesystem's
 # image read-only
-online=$kbuild_cpus
+online=$kbuild_cpus plugin_args=
 disk_args="-drive file=$kbuild_img,format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb"
 [ -z "$kbuild" ] || for r in $(seq "$runs"); do
 	for v in $variants; do
 		# shellcheck disable=SC2086
-		pin=$kbuild_pin boot "$v" max "$kbuild_cpus" "$v-max-kbuild$(run_suffix "$r")" kbuild \
+		pin=$kbuild_pin mem=$kbuild_mem boot "$v" max "$kbuild_cpus" "$v-max-kbuild$(run_suffix "$r")" kbuild \
 			$kbuild_params
 	done
 done

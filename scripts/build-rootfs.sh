@@ -32,6 +32,8 @@ fi
 root=$dir/root
 rm -rf "$root" "$img" "$img.id"
 mkdir -p "$root"
+# (2.2 GB: not left behind by a failure)
+trap 'rm -rf "$root"' EXIT
 debs=$(for p in $packages; do
 	"$top/scripts/debian-fetch.sh" --deps "$p:arm64" ||
 		die "cannot fetch $p:arm64 and its dependencies from Debian"
@@ -66,9 +68,11 @@ for deb in $debs; do basename "$deb" .deb; done > "$root/packages"
 find "$root" -exec touch -h -d @0 {} +
 cp "$root/packages" "$img.packages"
 
-# Room for the files and a tenth more; the guest writes nothing to it.
-mb=$(du -sm "$root" | cut -f 1)
-mke2fs -q -t ext4 -L kbuild -m 0 -d "$root" "$img" "$((mb + mb / 10 + 64))M" ||
+# Room for the files' bytes and a block more each (the host's own
+# filesystem may compress, so not its du); the guest writes nothing to it.
+mb=$(du -sm --apparent-size "$root" | cut -f 1)
+files=$(find "$root" | wc -l)
+mke2fs -q -t ext4 -L kbuild -m 0 -d "$root" "$img" "$((mb + files * 4 / 1024 + 64))M" ||
 	die "mke2fs could not write $img"
 rm -rf "$root"
 echo "$id" > "$img.id"

@@ -192,11 +192,12 @@ done
 # The core series alone, as it is posted first (patches/core/, without the
 # follow-ups): its suites as a maintainer runs them, with the tree's
 # kunit.py and the core's .kunitconfig files (kunit.py's own arm64 kernel:
-# 4K pages, 48-bit VA, -cpu max, 4 vCPUs); and a kernel of its own, booted
-# on LL/SC with its suites, the module suite and CPU hotplug (the guest's
-# own config, no debug options: the top's boots above have them).  kunit.py
-# replaces that kernel's boot on LSE: the suites are the same, and the
-# module and hotplug checks on LSE run on the top's boots.
+# 4K pages, 52-bit VA, with what the cases need, -cpu max, 4 vCPUs); and a
+# kernel of its own, booted on LL/SC with its suites, the module suite and
+# CPU hotplug (the guest's own config, no debug options: the top's boots
+# above have them).  kunit.py replaces that kernel's boot on LSE: the
+# suites and cases are the same, and the module and hotplug checks on LSE
+# run on the top's boots.
 if core_tree=$("$top/scripts/series-tree.sh" core 2> "$test_logs/core-tree.log"); then
 	if t "kunit.py:core" "$top/scripts/kunit-py.sh" "$core_tree" "$BUILD/out/kunit-core${LLVM:+-clang}" \
 		arch/arm64/mm/.kunitconfig mm/tests/percpu_local_mapping.kunitconfig \
@@ -204,6 +205,7 @@ if core_tree=$("$top/scripts/series-tree.sh" core 2> "$test_logs/core-tree.log")
 		for suite in arm64_cpu_pgd percpu_local_mapping percpu_this_cpu; do
 			t "suite:kunit.py:$suite" grep -qE "=+ \[PASSED\] $suite =+" "$test_logs/kunit.py_core.log"
 		done
+		t "log-clean:kunit.py" "$top/scripts/log-clean.sh" "$BUILD/out/kunit-core${LLVM:+-clang}/test.log"
 	fi
 	cv=core-y${LLVM:+-clang}
 	if t "build:$cv" env KSRC="$core_tree" "$top/scripts/build-kernel.sh" "$cv" \

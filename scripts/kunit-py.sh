@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Run KUnit suites as a maintainer does: the tree's own kunit.py, which
 # builds a kernel of its arm64 defaults and the given .kunitconfig files
-# (merged), boots it under QEMU -cpu max with 4 vCPUs and parses its KTAP;
-# fails if a test fails or the kernel does not finish.  ccache goes in
+# (merged), boots it under QEMU with 4 vCPUs (-cpu max, or KVM on an
+# arm64 host) and parses its KTAP; fails if a test fails or the kernel
+# does not finish.  With what the cases need that kunit.py's kernel
+# lacks, so that they run as at boot: modules (the module area's case),
+# hugetlbfs (the first chunk's contiguous mapping) and the cpu_resume
+# case with what it depends on (its own option, off by default, since it
+# turns each CPU's MMU off).  ccache goes in
 # through CC: a CROSS_COMPILE with a space would break kunit.py's
-# compile_commands.json.
+# compile_commands.json.  The console's log is BUILD_DIR/test.log.
 #
 # usage: kunit-py.sh TREE BUILD_DIR KUNITCONFIG...   (paths in TREE)
 set -euo pipefail
@@ -26,4 +31,7 @@ done
 cd "$tree"
 python3 tools/testing/kunit/kunit.py run --arch=arm64 --cross_compile="$CROSS_COMPILE" \
 	--make_options "CC=$cc" ${make_opts[@]:+--make_options "${make_opts[@]}"} \
-	--build_dir="$dir" --qemu_args="-smp 4" --timeout=900 "${args[@]}"
+	--build_dir="$dir" --qemu_args="-smp 4" --timeout=900 \
+	--kconfig_add=CONFIG_MODULES=y --kconfig_add=CONFIG_HUGETLBFS=y \
+	--kconfig_add=CONFIG_KEXEC=y --kconfig_add=CONFIG_SUSPEND=y \
+	--kconfig_add=CONFIG_ARM64_CPU_PGD_RESUME_KUNIT_TEST=y "${args[@]}"

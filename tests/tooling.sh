@@ -335,6 +335,7 @@ host)
 	touch "$scratch/kvm"
 	b() {
 		env -u ACCEL -u BENCH_CPUS -u BENCH_QUICK -u BENCH_PERF -u BENCH_RESULTS \
+			-u BENCH_KBUILD -u BENCH_KBUILD_CPUS -u BENCH_KBUILD_MEM \
 			BENCH_PRINT=1 "$@" "$top/scripts/bench.sh" > "$scratch/plan"
 	}
 	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm"
@@ -363,6 +364,17 @@ host)
 			! grep -q -- "-accel kvm" "$scratch/plan" ||
 			{ echo "$host: not the TCG bench"; cat "$scratch/plan"; exit 1; }
 	done
+	# The kernel build: left out under KVM by BENCH_KBUILD=0; under TCG,
+	# asked for, one vCPU, the small target, build directories of its own
+	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm" BENCH_KBUILD=0
+	! grep -q "kbuild" "$scratch/plan" ||
+		{ echo "BENCH_KBUILD=0: a kernel build in the KVM plan"; cat "$scratch/plan"; exit 1; }
+	b HOST_ARCH=amd64 BENCH_KBUILD=1
+	grep -q "^kernel bench-kbuild-y: .* kbuild" "$scratch/plan" &&
+		grep -q "^boot y-max-kbuild: .*-smp 1 .*-icount shift=0.*guest.kbuild.target=scripts_basic" "$scratch/plan" &&
+		! grep "^boot y-max-kbuild: " "$scratch/plan" | grep -q -- "-plugin" ||
+		{ echo "TCG with BENCH_KBUILD=1: not one vCPU, scripts_basic, no plugin"; cat "$scratch/plan"; exit 1; }
+	expect_fail "a number of vCPUs" env BENCH_PRINT=1 BENCH_KBUILD=1 BENCH_KBUILD_CPUS=x "$top/scripts/bench.sh"
 	expect_fail "tcg or kvm" env BENCH_PRINT=1 ACCEL=hvf "$top/scripts/bench.sh"
 	;;
 kaslr-report)
