@@ -55,11 +55,13 @@ loc() {	# loc TREE FROM TO
 
 # With the option off the series must change no code: the base built with
 # the same fragments (the option does not exist there) against =n.  Not in
-# the quick run, to spare make check a third kernel build.
+# the quick run, to spare make check a third kernel build.  With the
+# run's extra fragments (perf, the kernel build's ext4) too.
 if [ -z "$quick" ]; then
 	base_tree=$(base_tree)
-	KSRC=$base_tree "$top/scripts/build-kernel.sh" bench-base guest "$GEOMETRY" bench
-	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/bench-base/vmlinux" \
+	# shellcheck disable=SC2086
+	KSRC=$base_tree "$top/scripts/build-kernel.sh" "$prefix-base" guest "$GEOMETRY" bench ${frags_extra:-}
+	"$KSRC/scripts/bloat-o-meter" -c "$BUILD/out/$prefix-base/vmlinux" \
 		"$BUILD/out/$prefix-n/vmlinux" > "$logs/bloat-o-meter-base.txt"
 fi
 
@@ -82,10 +84,14 @@ fi
 	echo "vCPUs=$smp possible, 1 online (maxcpus=1), 2 on the IPI and TLBI boots"
 	echo "runs=$runs"
 	[ "$accel" = kvm ] && echo "vCPU threads pinned to host CPUs=${pin:-no (no more host CPUs than vCPUs)}"
-	echo "config=allnoconfig + guest + $GEOMETRY + bench fragments"
+	echo "config=allnoconfig + guest + $GEOMETRY + bench${frags_extra:+ + ${frags_extra// / + }} fragments"
 	echo "params=$params"
 	echo "params, two CPUs online=$smp_params"
 	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
+	if [ -n "${kbuild:-}" ]; then
+		echo "kernel build=$kbuild_params, $kbuild_cpus vCPUs online and ${kbuild_mem:-2G}, pinned to ${kbuild_pin:-no host CPUs (not more of them than vCPUs)}"
+		echo "kernel build's root filesystem (Debian unstable)=$(tr '\n' ' ' < "${kbuild_img:-}.packages" 2> /dev/null || echo unknown)"
+	fi
 } > "$logs/meta.txt"
 # Debian's python3, which has matplotlib (host-tools.sh).  The runs'
 # statistics whatever the report says (its status is the script's): an
