@@ -17,7 +17,7 @@ set -euo pipefail
 
 host=bench-kvm-host
 export BENCH_RUNS=${BENCH_RUNS:-2}
-ACCEL=kvm BENCH_QUICK=1 BENCH_VARIANTS="m n y" BENCH_BUILD_ONLY=1 "$top/scripts/bench.sh"
+ACCEL=kvm BENCH_QUICK=1 BENCH_VARIANTS="m n y" BENCH_BUILD_ONLY=1 BENCH_KBUILD=1 "$top/scripts/bench.sh"
 logs=$LOGS/bench-quick-kvm
 results=$BUILD/bench-quick-kvm
 # shellcheck disable=SC1091
@@ -66,7 +66,7 @@ rm -f "$logs"/*.log
 rc=0
 # The kernel build's root filesystem, the EL2 guest's first disk, which
 # it hands on to each nested kernel build
-QEMU_ARGS="-drive file=$kbuild_img,format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb" \
+QEMU_ARGS="-drive file=${kbuild_img//,/,,},format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb" \
 QEMU_MACHINE=virt,gic-version=3,virtualization=on MEM=4G SMP=3 \
 	GUEST_INITRD=$BUILD/out/$host/initramfs-kvm-bench.cpio.gz GUEST_CHECKS=kvm_bench \
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-5400} \

@@ -89,8 +89,10 @@ fi
 	echo "params, two CPUs online=$smp_params"
 	echo "guest packages (Debian unstable)=$(tr '\n' ' ' < "$logs/packages-y.txt")"
 	if [ -n "${kbuild:-}" ]; then
-		echo "kernel build=$kbuild_params, $kbuild_cpus vCPUs online and ${kbuild_mem:-2G}, pinned to ${kbuild_pin:-no host CPUs (not more of them than vCPUs)}"
-		echo "kernel build's root filesystem (Debian unstable)=$(tr '\n' ' ' < "${kbuild_img:-}.packages" 2> /dev/null || echo unknown)"
+		pinned=
+		[ "$accel" != kvm ] || pinned=", pinned to ${kbuild_pin:-no host CPUs (not more of them than vCPUs)}"
+		echo "kernel build=$kbuild_params, $kbuild_cpus vCPUs online and ${kbuild_mem:-2G}$pinned"
+		echo "kernel build's root filesystem (Debian unstable)=$({ tr '\n' ' ' < "${kbuild_img:-}.packages"; } 2> /dev/null || echo unknown)"
 	fi
 } > "$logs/meta.txt"
 # Debian's python3, which has matplotlib (host-tools.sh).  The runs'

@@ -108,14 +108,8 @@ kbuild_cpus=${BENCH_KBUILD_CPUS:-1}
 case $kbuild_cpus in [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; 0) kbuild_cpus=1 ;;
 *) die "BENCH_KBUILD_CPUS=$kbuild_cpus: a number of vCPUs, 1 to 999" ;; esac
 kbuild_mem=${BENCH_KBUILD_MEM:-$((1024 + 192 * kbuild_cpus))M}
-case $kbuild_mem in [1-9]*[MG]) ;; *) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
-if [ -n "$kbuild" ] && [ -z "$print" ]; then
-	mb=${kbuild_mem%[MG]}
-	[ "${kbuild_mem: -1}" = M ] || mb=$((mb * 1024))
-	free=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
-	[ "$mb" -le "$free" ] ||
-		die "the kernel build's guest needs ${mb}M (BENCH_KBUILD_MEM), the host has ${free}M free: set BENCH_KBUILD_CPUS or BENCH_KBUILD_MEM lower, or BENCH_KBUILD=0"
-fi
+case ${kbuild_mem%[MG]} in ''|*[!0-9]*) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
+case $kbuild_mem in *[MG]) ;; *) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
 kbuild_pin=
 if [ "$ACCEL" = kvm ]; then
 	allowed=$(allowed_cpus | sed -n "2,$((kbuild_cpus + 1))p" | paste -sd,)
@@ -204,10 +198,12 @@ fi
 # kept, for a run that BENCH_RESUME finishes)
 if [ -n "$resume" ]; then
 	# (a run of an older bench.sh had one run a kernel, and no kernel
-	# build)
-	runs=1 kbuild= kbuild_img=
+	# build, or one in BENCH_MEM)
+	runs=1 kbuild= kbuild_img= kbuild_mem=${BENCH_MEM:-2G}
 	# shellcheck disable=SC1091
 	. "$logs/run.env"
+	[ -z "$kbuild" ] || [ -f "$kbuild_img" ] ||
+		die "BENCH_RESUME: the kernel build's image $kbuild_img is gone; run make bench again"
 	note "finishing the run of series $series ($npatches patches): its kernels as built"
 elif [ -z "$print" ]; then
 	base=$(git -C "$KSRC" describe --tags --always "$BASE_TAG")
@@ -265,6 +261,14 @@ for v in $variants; do
 	cp "$out/initramfs/packages" "$logs/packages-$v.txt"
 done
 [ -z "$build_only" ] || { note "built: the run is described in $logs/run.env"; exit 0; }
+# The kernel build's guest must fit in what the host has free
+if [ -n "$kbuild" ] && [ -z "$print" ]; then
+	mb=${kbuild_mem%[MG]}
+	[ "${kbuild_mem: -1}" = M ] || mb=$((mb * 1024))
+	free=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+	[ "$mb" -le "$free" ] ||
+		die "the kernel build's guest needs ${mb}M (BENCH_KBUILD_MEM), the host has ${free}M free: set BENCH_KBUILD_CPUS or BENCH_KBUILD_MEM lower, or BENCH_KBUILD=0"
+fi
 
 # online: the CPUs a boot brings up; plugin_args and disk_args: QEMU's
 # plugin and disk options
@@ -330,7 +334,7 @@ done
 # The kernel build, with every vCPU it has online, the root filesystem's
 # image read-only
 online=$kbuild_cpus plugin_args=
-disk_args="-drive file=$kbuild_img,format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb"
+disk_args="-drive file=${kbuild_img//,/,,},format=raw,if=none,id=kb,readonly=on -device virtio-blk-device,drive=kb"
 [ -z "$kbuild" ] || for r in $(seq "$runs"); do
 	for v in $variants; do
 		# shellcheck disable=SC2086

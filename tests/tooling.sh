@@ -336,6 +336,7 @@ host)
 	b() {
 		env -u ACCEL -u BENCH_CPUS -u BENCH_QUICK -u BENCH_PERF -u BENCH_RESULTS \
 			-u BENCH_KBUILD -u BENCH_KBUILD_CPUS -u BENCH_KBUILD_MEM \
+			-u BENCH_KBUILD_CONFIG -u BENCH_KBUILD_TARGET \
 			BENCH_PRINT=1 "$@" "$top/scripts/bench.sh" > "$scratch/plan"
 	}
 	b HOST_ARCH=arm64 KVM_DEVICE="$scratch/kvm"
