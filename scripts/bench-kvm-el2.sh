@@ -17,7 +17,8 @@ set -euo pipefail
 
 host=bench-kvm-host
 export BENCH_RUNS=${BENCH_RUNS:-2}
-ACCEL=kvm BENCH_QUICK=1 BENCH_VARIANTS="m n y" BENCH_BUILD_ONLY=1 BENCH_KBUILD=1 "$top/scripts/bench.sh"
+ACCEL=kvm BENCH_QUICK=1 BENCH_VARIANTS="m n y" BENCH_BUILD_ONLY=1 BENCH_KBUILD=1 \
+	BENCH_KBUILD_CPUS=2 "$top/scripts/bench.sh"
 logs=$LOGS/bench-quick-kvm
 results=$BUILD/bench-quick-kvm
 # shellcheck disable=SC1091
@@ -54,9 +55,10 @@ echo "$smp" > "$root/l2/bench/smp"
 echo "$overhead_smp" > "$root/l2/bench/overhead_smp"
 echo "$work_checks" > "$root/l2/bench/work_checks"
 echo "$smp_checks" > "$root/l2/bench/smp_checks"
+# (the kernel build's plan for the EL2 guest's CPUs but one: 2)
 echo "$kbuild_params" > "$root/l2/bench/kbuild_params"
-# (kvm_bench's kernel build has the EL2 guest's CPUs but one: 2)
-echo "$((1024 + 192 * 2))M" > "$root/l2/bench/kbuild_mem"
+echo "$kbuild_cpus" > "$root/l2/bench/kbuild_cpus"
+echo "$kbuild_mem" > "$root/l2/bench/kbuild_mem"
 (cd "$BUILD/out/$host" && "$KSRC/usr/gen_initramfs.sh" -o initramfs-kvm-bench.cpio -u 0 -g 0 \
 	"$root" initramfs.extra)
 gzip -f -n "$BUILD/out/$host/initramfs-kvm-bench.cpio"
@@ -82,8 +84,7 @@ grep -a 'kvm_bench:' "$log" | tr -d '\r'
 
 # kvm_bench pinned the online vCPUs, vCPU n to the EL2 guest's CPU n + 1
 printf 'pin=%q\n' "1,2 of the EL2 guest's CPUs (guest/checks/kvm_bench)" >> "$logs/run.env"
-printf 'kbuild_cpus=2\nkbuild_mem=%s\nkbuild_pin=%q\n' "$((1024 + 192 * 2))M" \
-	"1,2 of the EL2 guest's CPUs" >> "$logs/run.env"
+printf 'kbuild_pin=%q\n' "1,2 of the EL2 guest's CPUs" >> "$logs/run.env"
 BENCH_QEMU="$(sed -n "s/.*kvm_bench: \(QEMU emulator[^,]*\),.*/\1/p" "$log" | head -n 1) (Debian's, in the EL2 guest)" \
 BENCH_HOST_CPU="the EL2 guest's 3 vCPUs: QEMU TCG -cpu max on $(lscpu | sed -n 's/^Model name: *//p' | head -n 1) (no hardware figure)" \
 BENCH_HOST_GOVERNOR=none \

@@ -251,6 +251,18 @@ def main():
             [delta(vals[0], x) for x in vals[1:]]
         return "| " + " | ".join(str(c) for c in cells) + " |"
 
+    def perf_rows(p):
+        """perf stat's counters that every variant's log p[v] has, a row
+        each; n/a where the PMU lacks the event"""
+        out = []
+        for k in [k for k in p["n"]["perf"] if all(k in p[v]["perf"] for v in vs)]:
+            vals = [p[v]["perf"][k] for v in vs]
+            if None in vals or (not kvm and k[1] in TCG_UNCOUNTED):
+                out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")
+            else:
+                out.append(row(k, vals))
+        return out
+
     for c in cpus:
         r = {v: runs[(v, c)] for v in vs}
         n = r["n"]
@@ -440,12 +452,7 @@ def main():
                     "no TLB events, and takes the raw walk events r34 and "
                     "r35 but counts nothing for them).", ""]
             out += heads("loop", "event")
-            for k in keys:
-                vals = [p[v]["perf"][k] for v in vs]
-                if None in vals or (not kvm and k[1] in TCG_UNCOUNTED):
-                    out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")
-                else:
-                    out.append(row(k, vals))
+            out += perf_rows(p)
             out.append("")
 
     # The kernel build (guest/checks/kbuild: KVM, or BENCH_KBUILD=1)
@@ -468,13 +475,7 @@ def main():
             out.append(row((f"kernel build, {unit}",
                             p["n"]["workload"]["kbuild"][0]), vals))
             lose("the kernel build", vals, WORKLOAD_NOISE)
-            for k in [k for k in p["n"]["perf"]
-                      if all(k in p[v]["perf"] for v in vs)]:
-                vals = [p[v]["perf"][k] for v in vs]
-                if None in vals or (not kvm and k[1] in TCG_UNCOUNTED):
-                    out.append("| " + " | ".join([k[0], k[1]] + ["n/a"] * (2 * len(vs) - 1)) + " |")
-                else:
-                    out.append(row(k, vals))
+            out += perf_rows(p)
             out.append("")
 
     smps = sorted({int(m) for p in glob.glob(os.path.join(logdir, "y-max-smp*.log"))

@@ -92,13 +92,16 @@ smp=${BENCH_SMP:-4}
 runs=${BENCH_RUNS:-}
 [ -n "$runs" ] || { [ "$ACCEL" = kvm ] && runs=5 || runs=1; }
 case $runs in [1-9]|[1-9][0-9]) ;; *) die "BENCH_RUNS=$runs: a number of runs, 1 to 99" ;; esac
-# vCPU n on the (n + 2)th CPU this process may use, the first left to the
-# rest (QEMU's other threads are not pinned), when there are that many
-pin=
-if [ "$ACCEL" = kvm ]; then
-	allowed=$(allowed_cpus | sed -n "2,$((smp + 1))p" | paste -sd,)
-	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$smp" ] || pin=$allowed
-fi
+# pin_list N: where N vCPUs go under KVM, vCPU n on the (n + 2)th CPU this
+# process may use, the first left to the rest (QEMU's other threads are
+# not pinned); nothing under TCG or when there are not that many
+pin_list() {
+	local cpus
+	[ "$ACCEL" = kvm ] || return 0
+	cpus=$(allowed_cpus | sed -n "2,$(($1 + 1))p")
+	[ "$(grep -c . <<< "$cpus")" -lt "$1" ] || paste -sd, <<< "$cpus"
+}
+pin=$(pin_list "$smp")
 # The kernel build's vCPUs: under KVM all the host gives but one (left to
 # the rest of QEMU), each pinned to a CPU of its own; under TCG one (with
 # -icount the vCPUs take turns on one thread).  Its memory: 1G and 192M a
@@ -110,11 +113,7 @@ case $kbuild_cpus in [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; 0) kbuild_cpus=1 ;;
 kbuild_mem=${BENCH_KBUILD_MEM:-$((1024 + 192 * kbuild_cpus))M}
 case ${kbuild_mem%[MG]} in ''|*[!0-9]*) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
 case $kbuild_mem in *[MG]) ;; *) die "BENCH_KBUILD_MEM=$kbuild_mem: a size in M or G" ;; esac
-kbuild_pin=
-if [ "$ACCEL" = kvm ]; then
-	allowed=$(allowed_cpus | sed -n "2,$((kbuild_cpus + 1))p" | paste -sd,)
-	[ "$(echo "$allowed" | tr , '\n' | grep -c .)" -lt "$kbuild_cpus" ] || kbuild_pin=$allowed
-fi
+kbuild_pin=$(pin_list "$kbuild_cpus")
 # (the quick plan's and TCG's: the configuration and fixdep only, about 2
 # minutes of one TCG vCPU)
 kbuild_target=vmlinux
