@@ -23,9 +23,11 @@ fragments=(guest "$GEOMETRY" local-mapping-y series-kunit debug numa paths memho
 # no VHE; protected mode, pKVM, whose hypervisor takes the host's memory
 # behind a stage 2); "paths" to run the path checks too; "possible" for
 # NR_CPUS possible CPUs, of which the vCPUs come online (a device tree with
-# the others added, scripts/possible-cpus-dtb.sh, and maxcpus=VCPUS).
+# the others added, scripts/possible-cpus-dtb.sh, and maxcpus=VCPUS): on
+# both CPUs, as a depopulation's flush over NR_CPUS regions is range TLBIs
+# on max and, without them, flush_tlb_all() on cortex-a57.
 boots=${CHECK_BOOTS:-max:4::numa,paths cortex-a57:4::numa,paths max:8:kpti=1,nokaslr cortex-a57:8:kpti=1
-	max:4::el2 cortex-a57:4::el2 max:4:kvm-arm.mode=protected:el2 max:4::possible}
+	max:4::el2 cortex-a57:4::el2 max:4:kvm-arm.mode=protected:el2 max:4::possible cortex-a57:4::possible}
 # The checks of every boot, and the path checks of the "paths" boots, one
 # LSE and one LL/SC: module loading loops, kprobes, ftrace, livepatch and
 # BPF's JIT, the paths that patch text or compute per-CPU addresses outside
