@@ -641,8 +641,10 @@ def main():
             "series": "each needs a layout of the regions (the series' "
                       "matrix)", "m74": "any", "fixup": "any"},
         "TLB": {
-            "series": "each unit's pages and the alias flushed a possible "
-                      "CPU on unmap", "m74": "unchanged", "fixup": "unchanged"},
+            "series": "unmapped pages held, then flushed in batches in every "
+                      "region and at the alias (past arm64's budget one "
+                      "flush_tlb_all())", "m74": "unchanged",
+            "fixup": "unchanged"},
         "to be trusted": {
             "series": "every TTBR1 write lands on the CPU's own copy; the "
                       "copies stay in sync",
@@ -652,6 +654,16 @@ def main():
             "fixup": "the table is complete and its registers right; every "
                      "kernel-mode preemption goes by the fixed-up return"},
     }
+    # make bench's scale section (bench-scale.sh, run before this report):
+    # its own file, taken in whole so the report has every figure
+    scale = os.path.join(outdir, "scale.md")
+    if not kvm and os.path.exists(scale):
+        with open(scale) as f:
+            body = f.read().splitlines()
+        out += ["## Against the number of possible CPUs (scale.md)", ""]
+        out += ["#" + l if l.startswith("##") else l for l in body[1:]]
+        out += [""]
+
     need = [props and pgd] + ([table] if "f" in vs else [])
     if len(cols) > 1 and all(need):
         out += ["## Properties: the ways without preempt_disable()", "",

@@ -449,7 +449,15 @@ bench-report)
 		awk -f "$top/scripts/loc-added.awk")
 	[ "$n" = 4 ] || { echo "loc-added.awk counted $n lines, not 4"; exit 1; }
 	rep() { PATH=/usr/bin:$PATH python3 "$top/scripts/bench-report.py" "$d/logs" "$d/out" > /dev/null; }
+	# make bench's scale section, written before the report, goes into it
+	mkdir -p "$d/out"
+	printf '%s\n' "# The kernel against the number of possible CPUs" "" "intro" "" \
+		"## TLB invalidations" "" "### -cpu max" "" "| possible CPUs |" > "$d/out/scale.md"
 	rep || { echo "the TCG report failed"; cat "$d/out/report.md"; exit 1; }
+	sed -n '/^## Against the number of possible CPUs (scale.md)$/,/^## /p' "$d/out/report.md" |
+		grep -q "^#### -cpu max" &&
+		[ "$(grep -c "^### TLB invalidations$\|^intro$" "$d/out/report.md")" = 2 ] ||
+		{ echo "TCG: the scale section not in the report, or its headings not one level down"; cat "$d/out/report.md"; exit 1; }
 	grep -q "^| TLBI VMALLE1IS | memcg_churn | 0 | 3 | 0 |" "$d/out/report.md" &&
 		grep -q "^- 3 TLBI VMALLE1IS (flush_tlb_all) in the cgroup churn on max, =n 0" "$d/out/report.md" &&
 		grep -q "instructions per operation, -cpu max" "$d/out/report.md" &&
@@ -474,6 +482,8 @@ bench-report)
 			"perf: kbuild cycles ${x}0" > "$d/logs/$v-max-kbuild.log"
 	done
 	rep || { echo "the KVM report failed"; cat "$d/out/report.md"; exit 1; }
+	! grep -q "^## Against the number of possible CPUs" "$d/out/report.md" ||
+		{ echo "KVM: the scale section (TCG's instruction counts) in a KVM report"; exit 1; }
 	grep -q "^| kernel build, ns | 1 | 1000 | 900 | 950 | -10.0% | -5.0% |" "$d/out/report.md" &&
 		grep -q "^| kbuild | cycles | 10000 | 9000 | 9500 |" "$d/out/report.md" &&
 		! grep -q "max-kbuild" "$d/out/report.md" ||
