@@ -659,9 +659,9 @@ def main():
     scale = os.path.join(outdir, "scale.md")
     if not kvm and os.path.exists(scale):
         with open(scale) as f:
-            body = f.read().splitlines()
-        out += ["## Against the number of possible CPUs (scale.md)", ""]
-        out += ["#" + l if l.startswith("##") else l for l in body[1:]]
+            body = f.read().strip().splitlines()[1:]
+        out += ["## Against the number of possible CPUs (scale.md)"]
+        out += ["#" + l if l.startswith("##") else l for l in body]
         out += [""]
 
     need = [props and pgd] + ([table] if "f" in vs else [])

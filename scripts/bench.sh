@@ -357,12 +357,9 @@ for n in $overhead_smp; do
 done
 [ -z "$print" ] || exit 0
 
-# bloat-o-meter, the emitted code, the lines of code, the run's
-# description, the report, and the runs' statistics
-"$top/scripts/bench-summary.sh" "$logs" "$results"
-
 # The TLBIs of depopulation at 4, 64 and 512 possible CPUs (the plugin:
-# TCG only; not in the quick run, which make check runs)
+# TCG only; not in the quick run, which make check runs); before the
+# report, which takes its section in
 if [ -z "$quick" ] && [ "$ACCEL" = tcg ] && [ -n "$plugin" ]; then
 	scale=()
 	for v in $variants; do
@@ -370,3 +367,7 @@ if [ -z "$quick" ] && [ "$ACCEL" = tcg ] && [ -n "$plugin" ]; then
 	done
 	"$top/scripts/bench-scale.sh" "$results" "${scale[@]}"
 fi
+
+# bloat-o-meter, the emitted code, the lines of code, the run's
+# description, the report, and the runs' statistics
+"$top/scripts/bench-summary.sh" "$logs" "$results"
