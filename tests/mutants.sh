@@ -21,8 +21,9 @@
 # timeout counts as missed, never as caught).  An optional second
 # line, "checks: CHECK,...", names the guest checks to run after
 # kunit_modules, which always runs (the suite of a module's statics,
-# percpu_local_module, is a module); an optional line after it, "boot: CPU [el2]", boots that CPU
-# (default max), at EL2 with "el2"; an optional line "args: ARG..." adds
+# percpu_local_module, is a module); an optional line after it, "boot: CPU [el2|possible]", boots that CPU
+# (default max), at EL2 with "el2", with NR_CPUS possible CPUs (4 online,
+# one NUMA node: scripts/possible-cpus-dtb.sh) with "possible"; an optional line "args: ARG..." adds
 # kernel arguments (kpti=1 nokaslr for the KPTI nG rewrite).  The kernel is make check's, booted on
 # 4 vCPUs in two NUMA nodes, each boot with BOOT_TIMEOUT (default 300 s).  The series is
 # patches/ (make-tree.sh first, so a fresh clone works); builds in a
@@ -54,6 +55,7 @@ for m in "$@"; do
 	mcpu=${mcpu:-max}
 	qemu_machine=virt,gic-version=3
 	[ "$mmachine" = el2 ] && qemu_machine=$qemu_machine,virtualization=on
+	qemu_args=$(numa_nodes 4)
 	log=$LOGS/mutant-$name.log
 	ktap=$LOGS/mutant-$name.ktap
 	git -C "$tree" checkout -q -f --detach series
@@ -71,8 +73,16 @@ for m in "$@"; do
 		failed=$((failed + 1))
 		continue
 	fi
+	if [ "$mmachine" = possible ]; then
+		nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$BUILD/out/$variant/.config")
+		QEMU_MACHINE=$qemu_machine "$top/scripts/possible-cpus-dtb.sh" \
+			"$LOGS/mutant-$name.dtb" "$nr_cpus" "$mcpu" 4 ||
+			die "$name: no device tree with $nr_cpus possible CPUs"
+		qemu_args="-dtb $LOGS/mutant-$name.dtb"
+		margs+=(maxcpus=4)
+	fi
 	rc=0
-	QEMU_ARGS=$(numa_nodes 4) SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
+	QEMU_ARGS=$qemu_args SMP=4 GUEST_CHECKS=kunit_modules${checks:+,$checks} \
 		QEMU_MACHINE=$qemu_machine BOOT_TIMEOUT=$timeout "$top/scripts/boot-guest.sh" \
 		"$variant" "$mcpu" "mutant-$name" guest.hotplug_cycles=2 earlycon=pl011,0x9000000 "${margs[@]}" || rc=$?
 	res=$("$top/scripts/kunit-results.sh" "$log")
