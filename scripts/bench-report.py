@@ -169,7 +169,9 @@ def main():
     unit = "ns" if kvm else "instructions"
     cpu_name = (lambda c: "host") if kvm else (lambda c: c)
     os.makedirs(outdir, exist_ok=True)
-    for old in glob.glob(os.path.join(outdir, "*.png")):
+    # This report's charts of an earlier run (scale.png is bench-scale.sh's)
+    for old in glob.glob(os.path.join(outdir, "ops-*.png")) + \
+            glob.glob(os.path.join(outdir, "alloc-*.png")):
         os.remove(old)
 
     missing = []

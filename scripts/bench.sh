@@ -359,13 +359,19 @@ done
 
 # The TLBIs of depopulation at 4, 64 and 512 possible CPUs (the plugin:
 # TCG only; not in the quick run, which make check runs); before the
-# report, which takes its section in
+# report, which takes its section in.  A scale section of an earlier run
+# would be taken for this one's: none rather than that.
 if [ -z "$quick" ] && [ "$ACCEL" = tcg ] && [ -n "$plugin" ]; then
 	scale=()
 	for v in $variants; do
 		[ "$v" = f ] || scale+=("$prefix-$v")
 	done
-	"$top/scripts/bench-scale.sh" "$results" "${scale[@]}"
+	"$top/scripts/bench-scale.sh" "$results" "${scale[@]}" || {
+		note "the scale section failed (logs: $LOGS/scale); the report has none"
+		rm -f "$results/scale.md" "$results/scale.png"
+	}
+else
+	rm -f "$results/scale.md" "$results/scale.png"
 fi
 
 # bloat-o-meter, the emitted code, the lines of code, the run's
