@@ -7,9 +7,9 @@
 # with hundreds of vCPUs under TCG takes too long.
 #
 # The tree is QEMU's own for the machine, dumped, with CPU nodes added for
-# MPIDRs no vCPU has, the cpu-map (which would have to list them) and the
-# KASLR and RNG seeds (QEMU fills them at dump time; a fixed seed would
-# fix every address) left out: -cpu max seeds KASLR from RNDR.
+# MPIDRs no vCPU has, the cpu-map (which would have to list them) left
+# out, and the KASLR and RNG seeds QEMU filled at dump time drawn afresh
+# (a fixed seed would fix every address; cortex-a57 has no RNDR).
 #
 # usage: possible-cpus-dtb.sh OUT.dtb POSSIBLE CPU SMP   (QEMU_MACHINE, MEM
 #        as for boot-guest.sh)
@@ -30,10 +30,12 @@ qemu-system-aarch64 -machine "${QEMU_MACHINE:-virt,gic-version=3},dumpdtb=$tmp/q
 	die "QEMU did not dump its device tree: $(cat "$tmp/qemu.out")"
 dtc -q -I dtb -O dts -o "$tmp/qemu.dts" "$tmp/qemu.dtb"
 python3 - "$tmp/qemu.dts" "$possible" "$smp" > "$tmp/out.dts" <<'PY'
-import re, sys
+import os, re, sys
 dts, possible, smp = open(sys.argv[1]).read(), int(sys.argv[2]), int(sys.argv[3])
 dts = re.sub(r"\n\t\tcpu-map \{.*?\n\t\t\};\n", "\n", dts, flags=re.S)
-dts = re.sub(r"\n\t\t(kaslr|rng)-seed = <[^>]*>;", "", dts)
+fresh = lambda m: "%s<%s>;" % (m.group(1), " ".join(
+    "0x%08x" % int.from_bytes(os.urandom(4), "big") for _ in m.group(2).split()))
+dts = re.sub(r"(\n\t\t(?:kaslr|rng)-seed = )<([^>]*)>;", fresh, dts)
 cpus = list(re.finditer(r"\n\t\tcpu@[0-9a-f]+ \{\n(.*?)\n\t\t\};\n", dts, flags=re.S))
 if len(cpus) != smp:
     sys.exit("%d CPU nodes in QEMU's tree, not %d" % (len(cpus), smp))
