@@ -52,6 +52,12 @@ grep -q "^ok .*memcg_churn" "$LOGS/scale/$name.ktap" ||
 grep -q "^ok .* scale$" "$LOGS/scale/$name.ktap" ||
 	die "$name: guest/checks/scale failed (log: $LOGS/scale/$name.log)"
 figures=$(sed -n 's/^scale: \([a-zA-Z_]*\) \([0-9]*\)\r*$/\1=\2/p' "$LOGS/scale/$name.log" | tr '\n' ' ')
+# The W+X check at the end of boot (DEBUG_WX: its walk of the kernel's
+# tables grows with the regions), from the console's timestamps: the
+# instructions from "Freeing unused kernel memory" to "Checked W+X"
+figures="$figures$(awk '/\] Freeing unused kernel memory/ { split($0, t, /[][]/); a = t[2] }
+	/\] Checked W\+X mappings/ { split($0, t, /[][]/); b = t[2] }
+	END { if (a != "" && b != "") printf "wx=%d ", (b - a) * 1e9 }' "$LOGS/scale/$name.log")"
 # The workloads' instructions, every vCPU's, between guest/checks/scale's
 # marks: after the churn's two, a pair each for alloc, fork and module.
 figures="$figures$(awk '/^insns: mark / { c[$3] = $4 }

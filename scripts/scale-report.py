@@ -167,6 +167,28 @@ def main():
                     out.append("| " + " | ".join(row) + " |")
         out.append("")
 
+    # Why boot to init grows: the W+X check's share of =y's difference
+    base = ref or "bench-n"
+    if has("wx") and has("boot"):
+        out += ["### boot to init: the W+X check's share", "",
+                "The instructions from \"Freeing unused kernel memory\" to \"Checked W+X "
+                "mappings\" in the console's timestamps: DEBUG_WX's walk of the kernel's "
+                "tables at the end of boot (Debian's config has it), which with the local "
+                f"mapping goes through each region's tables.  Millions; =y against {name(base)}.",
+                "", f"| CPU | online | possible CPUs | boot to init, =y - {name(base)} | "
+                "of it, the W+X check | W+X check, =y | W+X check, " + name(base) + " |",
+                "|---" * 7 + "|"]
+        for cpu in cpus:
+            for o in onlines:
+                for p in sizes:
+                    y, x = runs.get(("bench-y", cpu, p, o), {}), runs.get((base, cpu, p, o), {})
+                    if not all(k in r for r in (y, x) for k in ("boot", "wx")):
+                        continue
+                    out.append(f"| {cpu} | {o} | {p} | {(y['boot'] - x['boot']) / 1e6:+,.2f} | "
+                               f"{(y['wx'] - x['wx']) / 1e6:+,.2f} | {y['wx'] / 1e6:,.2f} | "
+                               f"{x['wx'] / 1e6:,.2f} |")
+        out.append("")
+
     if has("MemTotal"):
         out += ["## Memory kept, at rest after the workloads", "",
                 "-cpu max, 2 CPUs online: meminfo's figures (kB) and the per-CPU "
